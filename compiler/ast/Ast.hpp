@@ -1,0 +1,119 @@
+#pragma once
+// The abstract syntax tree of a .pvi program. Built by compiler/parse from the ANTLR parse
+// tree; the checker (compiler/sema) fills in the fields marked "sema".
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/diagnostics/SourceFile.hpp"
+#include "compiler/sema/Type.hpp"
+
+namespace pvi {
+
+struct Symbol;
+
+// Expressions ----------------------------------------------------------------------------------
+
+enum class ExprKind {
+  IntLit,     // text
+  RealLit,    // text
+  Name,       // name
+  Call,       // name(args...); `conditional` when written f(a | b, ...)
+  Index,      // args[0][indices]
+  Unary,      // op args[0]       (op is "-", "+", "!")
+  Binary,     // args[0] op args[1]
+  Transpose,  // args[0]'
+  Cond,       // args[0] ? args[1] : args[2]
+};
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct IndexSyntax {
+  enum class Kind { Single, Slice } kind = Kind::Single;
+  ExprPtr lo;  // Single: the index; Slice: optional lower end
+  ExprPtr hi;  // Slice: optional upper end
+  Span span;
+};
+
+struct Expr {
+  ExprKind kind;
+  Span span;
+  std::string text;           // literal spelling, variable or function name, or operator
+  Span nameSpan;              // Call: the function name
+  bool conditional = false;   // Call written with '|'
+  std::vector<ExprPtr> args;
+  std::vector<IndexSyntax> indices;
+
+  // sema
+  Type type;
+  const Symbol* symbol = nullptr;  // Name: the variable referred to
+};
+
+// Types as written -----------------------------------------------------------------------------
+
+enum class ElemKind { Int, Real, Vector, RowVector, Matrix };
+
+struct TypeSyntax {
+  Span span;
+  std::vector<ExprPtr> arrayDims;  // array[d1, d2, ...]
+  ElemKind elem = ElemKind::Real;
+  std::vector<ExprPtr> elemDims;   // vector[n]: {n}; matrix[r, c]: {r, c}
+  ExprPtr lower, upper;
+  Span lowerSpan, upperSpan;
+};
+
+// Statements -----------------------------------------------------------------------------------
+
+enum class StmtKind { Decl, Assign, Tilde, Target, For, If, Block };
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+
+struct Stmt {
+  StmtKind kind;
+  Span span;
+  // Decl: declType, name, nameSpan, optional init in exprs[0].
+  std::unique_ptr<TypeSyntax> declType;
+  std::string name;           // Decl: variable; For: loop variable; Tilde: distribution
+  Span nameSpan;
+  std::string op;             // Assign: "=", "+=", "-=", "*=", "/="
+  // Assign: {lhs, rhs}; Tilde: {lhs, args...}; Target: {value}; For: {lo, hi}; If: {cond}
+  std::vector<ExprPtr> exprs;
+  // For: {body}; If: {then, else?}; Block: statements
+  std::vector<StmtPtr> body;
+
+  // sema
+  Symbol* declared = nullptr;  // Decl and For: the symbol introduced
+};
+
+// Blocks and program ---------------------------------------------------------------------------
+
+enum class BlockKind { Data, PartitionData, Hyper, Global, Local, Model, Generated };
+
+const char* blockKeyword(BlockKind k);  // "data", "data per", ...
+
+struct Block {
+  BlockKind kind;
+  Span span;
+  Span keywordSpan;
+  std::string partition;  // for `data per P` and `local per P`; empty otherwise
+  Span partitionSpan;
+  std::vector<StmtPtr> stmts;
+};
+
+struct Annotation {
+  std::string name;
+  Span span;
+  Span nameSpan;
+  std::vector<std::string> args;
+  std::vector<Span> argSpans;
+};
+
+struct Program {
+  std::vector<Annotation> annotations;
+  std::vector<Block> blocks;
+};
+
+}  // namespace pvi

@@ -1,0 +1,104 @@
+#include "compiler/diagnostics/Diagnostics.hpp"
+
+#include <algorithm>
+#include <ostream>
+#include <sstream>
+
+namespace pvi {
+
+const char* severityName(Severity s) {
+  switch (s) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
+  }
+  return "error";
+}
+
+Diagnostic& Diagnostics::add(Severity s, Span span, std::string message) {
+  list_.push_back(Diagnostic{s, span, std::move(message), {}});
+  return list_.back();
+}
+
+Diagnostic& Diagnostics::error(Span span, std::string message) {
+  ++errors_;
+  Diagnostic& d = add(Severity::Error, span, std::move(message));
+  if (errors_ >= maxErrors_) {
+    truncated_ = true;
+    throw TooManyErrors{};
+  }
+  return d;
+}
+
+Diagnostic& Diagnostics::warning(Span span, std::string message) {
+  ++warnings_;
+  return add(Severity::Warning, span, std::move(message));
+}
+
+void Diagnostics::note(Diagnostic& d, Span span, std::string message) {
+  d.notes.push_back(Diagnostic{Severity::Note, span, std::move(message), {}});
+}
+
+std::vector<Diagnostic> Diagnostics::sorted() const {
+  std::vector<Diagnostic> out = list_;
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return a.span.begin < b.span.begin; });
+  return out;
+}
+
+namespace {
+
+void renderOne(std::ostream& out, const SourceFile& file, const Diagnostic& d, bool color) {
+  LineCol lc = file.lineCol(d.span.begin);
+  const char* bold = color ? "\033[1m" : "";
+  const char* reset = color ? "\033[0m" : "";
+  const char* sevColor = !color ? "" : d.severity == Severity::Error ? "\033[1;31m"
+                                     : d.severity == Severity::Warning ? "\033[1;35m" : "\033[1;36m";
+  out << bold << file.path() << ':' << lc.line << ':' << lc.col << ": " << reset << sevColor
+      << severityName(d.severity) << ": " << reset << bold << d.message << reset << '\n';
+
+  std::string_view line = file.lineText(lc.line);
+  std::string number = std::to_string(lc.line);
+  std::string gutter(number.size() + 1, ' ');
+  out << ' ' << number << " | " << line << '\n';
+
+  // The caret line copies tabs from the source line so the caret stays aligned.
+  std::string marks;
+  int col = 1;
+  for (size_t i = 0; i < line.size() && col < lc.col; ++i) {
+    unsigned char c = static_cast<unsigned char>(line[i]);
+    if ((c & 0xC0) == 0x80) continue;  // UTF-8 continuation byte
+    marks += c == '\t' ? '\t' : ' ';
+    ++col;
+  }
+  LineCol endLc = file.lineCol(d.span.end > d.span.begin ? d.span.end - 1 : d.span.begin);
+  int width = endLc.line == lc.line ? endLc.col - lc.col + 1 : 1;
+  marks += '^';
+  if (width > 1) marks += std::string(static_cast<size_t>(width - 1), '~');
+  out << gutter << "| " << (color ? "\033[1;32m" : "") << marks << reset << '\n';
+}
+
+}  // namespace
+
+void Diagnostics::render(std::ostream& out, bool color) const {
+  for (const Diagnostic& d : sorted()) {
+    renderOne(out, file_, d, color);
+    for (const Diagnostic& n : d.notes) renderOne(out, file_, n, color);
+  }
+  if (truncated_) out << file_.path() << ": too many errors (" << errors_ << "), stopping\n";
+  if (errors_ > 0 || warnings_ > 0) {
+    out << file_.path() << ": " << errors_ << (errors_ == 1 ? " error" : " errors") << ", " << warnings_
+        << (warnings_ == 1 ? " warning" : " warnings") << '\n';
+  }
+}
+
+std::string Diagnostics::brief() const {
+  std::ostringstream out;
+  for (const Diagnostic& d : sorted()) {
+    LineCol lc = file_.lineCol(d.span.begin);
+    out << lc.line << ':' << lc.col << ": " << severityName(d.severity) << ": " << d.message << '\n';
+  }
+  return out.str();
+}
+
+}  // namespace pvi

@@ -1,0 +1,124 @@
+// pvic: the .pvi compiler driver.
+//
+// Exit codes: 0 the model is valid (warnings allowed), 1 the model is invalid, 2 bad usage or an
+// input/output error.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "compiler/ast/AstPrint.hpp"
+#include "compiler/driver/Frontend.hpp"
+#include "compiler/sema/FactorDump.hpp"
+
+namespace {
+
+constexpr int kValid = 0;
+constexpr int kInvalid = 1;
+constexpr int kUsage = 2;
+// A model is a few kilobytes; this only keeps a stray huge file from exhausting memory.
+constexpr std::streamoff kMaxFileBytes = 64 << 20;
+
+struct CheckOptions {
+  std::vector<std::string> files;
+  bool factors = false;
+  bool dumpAst = false;
+  size_t maxErrors = 100;
+  std::string color = "auto";
+};
+
+bool readFile(const std::string& path, std::string& text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "pvic: cannot read '" << path << "': " << std::strerror(errno) << '\n';
+    return false;
+  }
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  if (size < 0) {  // not seekable (a pipe): read it whole
+    in.clear();
+    in.seekg(0);
+  } else if (size > kMaxFileBytes) {
+    std::cerr << "pvic: '" << path << "' is " << size << " bytes; model files are limited to " << kMaxFileBytes
+              << " bytes\n";
+    return false;
+  }
+  in.seekg(0);
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  text = buf.str();
+  if (in.bad()) {
+    std::cerr << "pvic: error reading '" << path << "'\n";
+    return false;
+  }
+  return true;
+}
+
+int checkFile(const std::string& path, const CheckOptions& opt) {
+  std::string text;
+  if (!readFile(path, text)) return kUsage;
+  pvi::FrontendResult r = pvi::runFrontend(path, std::move(text), opt.maxErrors);
+  bool color = opt.color == "always" || (opt.color == "auto" && isatty(STDERR_FILENO));
+  if (opt.dumpAst && r.checked) pvi::dumpAst(std::cout, r.checked->program, *r.file, r.ok());
+  r.diags->render(std::cerr, color);
+  if (!r.ok()) return kInvalid;
+  if (opt.factors) {
+    if (opt.files.size() > 1) std::cout << "== " << path << '\n';
+    pvi::dumpFactors(std::cout, *r.checked, *r.file);
+    if (opt.files.size() > 1) std::cout << '\n';
+  }
+  return kValid;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"pvic: compiler for .pvi probabilistic models with partitioned (federated) inference"};
+  app.set_version_flag("--version", std::string("pvic 0.1.0"));
+  app.footer("Exit codes: 0 valid, 1 invalid model, 2 bad usage or I/O error.\n"
+             "Run 'pvic check --help' for the options of a subcommand.");
+  CheckOptions opt;
+  std::string dumpAstFile;
+  app.add_option("--dump-ast", dumpAstFile, "Parse and check FILE and print its AST")->type_name("FILE");
+
+  CLI::App* check = app.add_subcommand("check", "Parse and check models; report every error found");
+  check->add_option("files", opt.files, "Model files (.pvi)")->required()->type_name("FILE");
+  check->add_flag("--factors", opt.factors, "Print the variables and the factor each model statement belongs to");
+  check->add_flag("--dump-ast", opt.dumpAst, "Print the AST, with types when the model is valid");
+  check->add_option("--max-errors", opt.maxErrors, "Stop after this many errors")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1}, size_t{100000}));
+  check->add_option("--color", opt.color, "Colour diagnostics")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kUsage;
+  }
+
+  if (!dumpAstFile.empty()) {
+    opt.files = {dumpAstFile};
+    opt.dumpAst = true;
+    return checkFile(dumpAstFile, opt);
+  }
+  if (!check->parsed()) {
+    std::cerr << app.help();
+    return kUsage;
+  }
+  int worst = kValid;
+  for (const std::string& f : opt.files) worst = std::max(worst, checkFile(f, opt));
+  return worst;
+}

@@ -1,0 +1,244 @@
+#include "compiler/parse/AstBuilder.hpp"
+
+#include "PVIParser.h"
+
+namespace pvi {
+
+namespace {
+
+using antlr4::ParserRuleContext;
+using antlr4::tree::TerminalNode;
+
+Span spanOf(antlr4::Token* t) {
+  return Span{static_cast<uint32_t>(t->getStartIndex()), static_cast<uint32_t>(t->getStopIndex() + 1)};
+}
+
+Span spanOf(ParserRuleContext* ctx) {
+  return Span{static_cast<uint32_t>(ctx->getStart()->getStartIndex()),
+              static_cast<uint32_t>(ctx->getStop()->getStopIndex() + 1)};
+}
+
+class Builder {
+ public:
+  explicit Builder(Diagnostics& diags) : diags_(diags) {}
+
+  Program program(PVIParser::ProgramContext* ctx) {
+    Program p;
+    for (auto* a : ctx->annotation()) {
+      Annotation ann;
+      ann.name = a->IDENT()->getText();
+      ann.span = spanOf(a);
+      ann.nameSpan = spanOf(a->IDENT()->getSymbol());
+      for (auto* id : a->identList()->IDENT()) {
+        ann.args.push_back(id->getText());
+        ann.argSpans.push_back(spanOf(id->getSymbol()));
+      }
+      p.annotations.push_back(std::move(ann));
+    }
+    for (auto* b : ctx->block()) p.blocks.push_back(block(b));
+    return p;
+  }
+
+ private:
+  Block block(PVIParser::BlockContext* ctx) {
+    Block b;
+    std::string kw = ctx->kind->getText();
+    bool per = ctx->perPartition() != nullptr;
+    b.kind = kw == "data" ? (per ? BlockKind::PartitionData : BlockKind::Data)
+           : kw == "local" ? BlockKind::Local
+           : kw == "hyper" ? BlockKind::Hyper
+           : kw == "global" ? BlockKind::Global
+           : kw == "model" ? BlockKind::Model
+                           : BlockKind::Generated;
+    b.span = spanOf(ctx);
+    b.keywordSpan = spanOf(ctx->kind);
+    if (per) {
+      b.partition = ctx->perPartition()->IDENT()->getText();
+      b.partitionSpan = spanOf(ctx->perPartition()->IDENT()->getSymbol());
+    }
+    for (auto* s : ctx->statement()) b.stmts.push_back(statement(s));
+    return b;
+  }
+
+  StmtPtr make(StmtKind k, ParserRuleContext* ctx) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = k;
+    s->span = spanOf(ctx);
+    return s;
+  }
+
+  StmtPtr statement(PVIParser::StatementContext* ctx) {
+    if (auto* d = dynamic_cast<PVIParser::DeclStmtContext*>(ctx)) {
+      auto s = make(StmtKind::Decl, ctx);
+      s->declType = type(d->type());
+      s->name = d->IDENT()->getText();
+      s->nameSpan = spanOf(d->IDENT()->getSymbol());
+      if (d->expr()) s->exprs.push_back(expr(d->expr()));
+      return s;
+    }
+    if (auto* t = dynamic_cast<PVIParser::TargetStmtContext*>(ctx)) {
+      auto s = make(StmtKind::Target, ctx);
+      s->exprs.push_back(expr(t->expr()));
+      return s;
+    }
+    if (auto* f = dynamic_cast<PVIParser::ForStmtContext*>(ctx)) {
+      auto s = make(StmtKind::For, ctx);
+      s->name = f->IDENT()->getText();
+      s->nameSpan = spanOf(f->IDENT()->getSymbol());
+      s->exprs.push_back(expr(f->expr(0)));
+      s->exprs.push_back(expr(f->expr(1)));
+      s->body.push_back(statement(f->statement()));
+      return s;
+    }
+    if (auto* i = dynamic_cast<PVIParser::IfStmtContext*>(ctx)) {
+      auto s = make(StmtKind::If, ctx);
+      s->exprs.push_back(expr(i->expr()));
+      for (auto* sub : i->statement()) s->body.push_back(statement(sub));
+      return s;
+    }
+    if (auto* b = dynamic_cast<PVIParser::BlockStmtContext*>(ctx)) {
+      auto s = make(StmtKind::Block, ctx);
+      for (auto* sub : b->statement()) s->body.push_back(statement(sub));
+      return s;
+    }
+    auto* e = static_cast<PVIParser::ExprStmtContext*>(ctx);
+    if (auto* tilde = dynamic_cast<PVIParser::TildeTailContext*>(e->stmtTail())) {
+      auto s = make(StmtKind::Tilde, ctx);
+      s->name = tilde->IDENT()->getText();
+      s->nameSpan = spanOf(tilde->IDENT()->getSymbol());
+      s->exprs.push_back(expr(e->expr()));
+      if (tilde->exprList())
+        for (auto* a : tilde->exprList()->expr()) s->exprs.push_back(expr(a));
+      return s;
+    }
+    auto* assign = static_cast<PVIParser::AssignTailContext*>(e->stmtTail());
+    auto s = make(StmtKind::Assign, ctx);
+    s->op = assign->op->getText();
+    s->exprs.push_back(expr(e->expr()));
+    s->exprs.push_back(expr(assign->expr()));
+    return s;
+  }
+
+  std::unique_ptr<TypeSyntax> type(PVIParser::TypeContext* ctx) {
+    auto t = std::make_unique<TypeSyntax>();
+    t->span = spanOf(ctx);
+    if (ctx->exprList())
+      for (auto* d : ctx->exprList()->expr()) t->arrayDims.push_back(expr(d));
+    auto* el = ctx->elemType();
+    std::string kw = el->kw->getText();
+    t->elem = kw == "int" ? ElemKind::Int
+            : kw == "real" ? ElemKind::Real
+            : kw == "vector" ? ElemKind::Vector
+            : kw == "row_vector" ? ElemKind::RowVector
+                                 : ElemKind::Matrix;
+    for (auto* d : el->expr()) t->elemDims.push_back(expr(d));
+    if (auto* bounds = el->bounds()) {
+      for (auto* b : bounds->bound()) {
+        bool lower = b->which->getText() == "lower";
+        ExprPtr& slot = lower ? t->lower : t->upper;
+        Span& slotSpan = lower ? t->lowerSpan : t->upperSpan;
+        if (slot) {
+          diags_.error(spanOf(b), std::string("duplicate ") + (lower ? "lower" : "upper") + " bound");
+          continue;
+        }
+        slot = expr(b->boundExpr());
+        slotSpan = spanOf(b);
+      }
+    }
+    return t;
+  }
+
+  ExprPtr make(ExprKind k, Span span, std::string text = {}) {
+    auto e = std::make_unique<Expr>();
+    e->kind = k;
+    e->span = span;
+    e->text = std::move(text);
+    return e;
+  }
+
+  // Both `expr` and `boundExpr` alternatives are recognised by the shape of their children, so
+  // one function builds both.
+  ExprPtr expr(ParserRuleContext* ctx) {
+    if (auto* p = dynamic_cast<PVIParser::PrimaryContext*>(ctx)) return primary(p);
+    const auto& ch = ctx->children;
+    Span span = spanOf(ctx);
+    auto sub = [&](size_t i) { return expr(static_cast<ParserRuleContext*>(ch[i])); };
+    auto tok = [&](size_t i) { return ch[i]->getText(); };
+    switch (ch.size()) {
+      case 1:
+        return expr(static_cast<ParserRuleContext*>(ch[0]));
+      case 2:
+        if (dynamic_cast<TerminalNode*>(ch[0])) {  // prefix operator
+          auto e = make(ExprKind::Unary, span, tok(0));
+          e->args.push_back(sub(1));
+          return e;
+        } else {  // postfix transpose
+          auto e = make(ExprKind::Transpose, span, "'");
+          e->args.push_back(sub(0));
+          return e;
+        }
+      case 3: {
+        auto e = make(ExprKind::Binary, span, tok(1));
+        e->args.push_back(sub(0));
+        e->args.push_back(sub(2));
+        return e;
+      }
+      case 4: {  // base '[' indices ']'
+        auto e = make(ExprKind::Index, span);
+        e->args.push_back(sub(0));
+        auto* idx = static_cast<PVIParser::IndicesContext*>(ch[2]);
+        for (auto* i : idx->index()) e->indices.push_back(index(i));
+        return e;
+      }
+      case 5: {
+        auto e = make(ExprKind::Cond, span, "?:");
+        e->args.push_back(sub(0));
+        e->args.push_back(sub(2));
+        e->args.push_back(sub(4));
+        return e;
+      }
+    }
+    throw std::logic_error("unexpected expression shape");
+  }
+
+  IndexSyntax index(PVIParser::IndexContext* ctx) {
+    IndexSyntax i;
+    i.span = spanOf(ctx);
+    i.kind = ctx->colon ? IndexSyntax::Kind::Slice : IndexSyntax::Kind::Single;
+    if (ctx->lo) i.lo = expr(ctx->lo);
+    if (ctx->hi) i.hi = expr(ctx->hi);
+    return i;
+  }
+
+  ExprPtr primary(PVIParser::PrimaryContext* ctx) {
+    Span span = spanOf(ctx);
+    if (dynamic_cast<PVIParser::IntLiteralContext*>(ctx)) return make(ExprKind::IntLit, span, ctx->getText());
+    if (dynamic_cast<PVIParser::RealLiteralContext*>(ctx)) return make(ExprKind::RealLit, span, ctx->getText());
+    if (auto* n = dynamic_cast<PVIParser::NameExprContext*>(ctx)) return make(ExprKind::Name, span, n->getText());
+    if (auto* p = dynamic_cast<PVIParser::ParenExprContext*>(ctx)) {
+      ExprPtr inner = expr(p->expr());
+      inner->span = span;  // the parentheses belong to the operand's span
+      return inner;
+    }
+    auto* c = static_cast<PVIParser::CallExprContext*>(ctx);
+    auto e = make(ExprKind::Call, span, c->IDENT()->getText());
+    e->nameSpan = spanOf(c->IDENT()->getSymbol());
+    if (auto* args = c->callArgs()) {
+      e->conditional = args->bar != nullptr;
+      for (auto* a : args->expr()) e->args.push_back(expr(a));
+      if (args->exprList())
+        for (auto* a : args->exprList()->expr()) e->args.push_back(expr(a));
+    }
+    return e;
+  }
+
+  Diagnostics& diags_;
+};
+
+}  // namespace
+
+Program buildAst(antlr4::ParserRuleContext* programContext, Diagnostics& diags) {
+  return Builder(diags).program(static_cast<PVIParser::ProgramContext*>(programContext));
+}
+
+}  // namespace pvi

@@ -1,0 +1,13 @@
+#pragma once
+// ANTLR parse tree -> AST. Called only on a tree without syntax errors.
+#include "compiler/ast/Ast.hpp"
+#include "compiler/diagnostics/Diagnostics.hpp"
+
+class PVIParser;
+namespace antlr4 { class ParserRuleContext; }
+
+namespace pvi {
+
+Program buildAst(antlr4::ParserRuleContext* programContext, Diagnostics& diags);
+
+}  // namespace pvi

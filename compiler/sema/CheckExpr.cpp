@@ -1,0 +1,332 @@
+// Type and shape inference for expressions.
+#include <charconv>
+
+#include "compiler/ast/AstPrint.hpp"
+#include "compiler/sema/Checker.hpp"
+
+namespace pvi {
+
+namespace {
+
+std::string typeList(const std::vector<Type>& types) {
+  std::string s;
+  for (size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + toString(types[i]);
+  return s;
+}
+
+std::string paramList(const stdlib::Signature& sig) {
+  std::string s = "(";
+  for (size_t i = 0; i < sig.params.size(); ++i) s += (i ? ", " : "") + stdlib::describe(sig.params[i]);
+  return s + ")";
+}
+
+std::string operatorSpelling(const std::string& op) { return op == "u-" ? "-" : op == "u+" ? "+" : op; }
+
+}  // namespace
+
+Type Checker::checkExpr(Expr& e) {
+  Type t;
+  switch (e.kind) {
+    case ExprKind::IntLit: {
+      int64_t v = 0;
+      auto [ptr, ec] = std::from_chars(e.text.data(), e.text.data() + e.text.size(), v);
+      if (ec != std::errc() || ptr != e.text.data() + e.text.size()) {
+        diags_.error(e.span, "integer literal " + e.text + " is too large; the largest int is 9223372036854775807");
+        t = Type::poisoned();
+      } else {
+        t = Type::intScalar();
+      }
+      break;
+    }
+    case ExprKind::RealLit: t = Type::realScalar(); break;
+    case ExprKind::Name: {
+      Symbol* sym = lookup(e.text);
+      if (sym == nullptr) {
+        reportUnknownName(e.text, e.span);
+        t = Type::poisoned();
+      } else {
+        e.symbol = sym;
+        t = sym->type;
+      }
+      break;
+    }
+    case ExprKind::Call: t = checkCall(e); break;
+    case ExprKind::Index: t = checkIndex(e); break;
+    case ExprKind::Unary: {
+      Type a = checkExpr(*e.args[0]);
+      t = checkOperator(e, e.text == "!" ? "!" : "u" + e.text, {a});
+      break;
+    }
+    case ExprKind::Transpose: t = checkOperator(e, "'", {checkExpr(*e.args[0])}); break;
+    case ExprKind::Binary: {
+      Type a = checkExpr(*e.args[0]);
+      Type b = checkExpr(*e.args[1]);
+      t = checkOperator(e, e.text, {a, b});
+      break;
+    }
+    case ExprKind::Cond: {
+      Type c = checkExpr(*e.args[0]);
+      Type a = checkExpr(*e.args[1]);
+      Type b = checkExpr(*e.args[2]);
+      if (c.error || a.error || b.error) {
+        t = Type::poisoned();
+        break;
+      }
+      if (!c.isScalar()) {
+        diags_.error(e.args[0]->span, "the condition of '?:' must be an int or a real; found " + toString(c));
+        t = Type::poisoned();
+        break;
+      }
+      if (a.isScalar() && b.isScalar()) {
+        t = (a.base == Base::Int && b.base == Base::Int) ? Type::intScalar() : Type::realScalar();
+        break;
+      }
+      if (kindName(a) != kindName(b)) {
+        diags_.error(e.span, "the branches of '?:' have different types: " + toString(a) + " and " + toString(b));
+        t = Type::poisoned();
+        break;
+      }
+      checkAssignable(a, b, e.span, "the second branch of '?:'");
+      t = a;
+      break;
+    }
+  }
+  e.type = t;
+  return t;
+}
+
+Type Checker::checkOperator(Expr& e, const std::string& op, std::vector<Type> types) {
+  for (const Type& t : types)
+    if (t.error) return Type::poisoned();
+  const stdlib::FunctionEntry* entry = stdlib::findOperator(op);
+  std::vector<Size> sizes(types.size(), Size::unknown());
+  return applySignature(*entry, e, types, sizes, true);
+}
+
+Type Checker::applySignature(const stdlib::FunctionEntry& f, Expr& e, const std::vector<Type>& types,
+                             const std::vector<Size>& asSize, bool isOperator) {
+  std::vector<const stdlib::Signature*> sameArity;
+  for (const auto& sig : f.signatures)
+    if (sig.params.size() == types.size()) sameArity.push_back(&sig);
+  Span at = isOperator ? e.span : e.nameSpan;
+  if (sameArity.empty()) {
+    std::string counts;
+    for (const auto& sig : f.signatures) {
+      std::string n = std::to_string(sig.params.size());
+      if (counts.find(n) == std::string::npos) counts += (counts.empty() ? "" : " or ") + n;
+    }
+    diags_.error(at, "'" + f.name + "' takes " + counts + (counts == "1" ? " argument" : " arguments") + ", but " +
+                         std::to_string(types.size()) + (types.size() == 1 ? " was" : " were") + " given");
+    return Type::poisoned();
+  }
+  for (const stdlib::Signature* sig : sameArity) {
+    bool ok = true;
+    for (size_t i = 0; i < types.size() && ok; ++i) ok = stdlib::accepts(sig->params[i], types[i]);
+    if (!ok) continue;
+    stdlib::SizeChecker sizes;
+    Type result = sig->result(stdlib::CallArgs{types, asSize, sizes});
+    recordSizes(sizes, at);
+    return result;
+  }
+  if (isOperator) {
+    std::string shown = operatorSpelling(f.name);
+    if (types.size() == 1) {
+      diags_.error(e.span, "operator '" + shown + "' cannot be applied to " + toString(types[0]));
+    } else {
+      std::string hint;
+      if (f.name == "*" && types[0].shape == Shape::Vector && types[1].shape == Shape::Vector && !types[0].isArray() &&
+          !types[1].isArray())
+        hint = "; use dot_product(a, b) or the element-wise '.*'";
+      else if (types[0].isArray() || types[1].isArray())
+        hint = "; arithmetic on arrays is not defined, use vectors";
+      diags_.error(e.span, "operator '" + shown + "' cannot be applied to " + toString(types[0]) + " and " +
+                               toString(types[1]) + hint);
+    }
+    return Type::poisoned();
+  }
+  if (sameArity.size() == 1) {
+    const stdlib::Signature& sig = *sameArity[0];
+    for (size_t i = 0; i < types.size(); ++i) {
+      if (!stdlib::accepts(sig.params[i], types[i])) {
+        diags_.error(e.args[i]->span, "argument " + std::to_string(i + 1) + " of '" + f.name + "' must be " +
+                                          stdlib::describe(sig.params[i]) + "; found " + toString(types[i]));
+        return Type::poisoned();
+      }
+    }
+  }
+  std::string candidates;
+  for (const stdlib::Signature* sig : sameArity) candidates += (candidates.empty() ? "" : ", ") + paramList(*sig);
+  diags_.error(e.nameSpan, "no signature of '" + f.name + "' accepts (" + typeList(types) + "); it takes " + candidates);
+  return Type::poisoned();
+}
+
+Type Checker::checkCall(Expr& e) {
+  if (const stdlib::DistributionEntry* d = stdlib::findDensityFunction(e.text)) {
+    if (!e.conditional) {
+      for (ExprPtr& a : e.args) checkExpr(*a);
+      std::string example = e.text + "(y | ";
+      for (size_t i = 0; i < d->paramNames.size(); ++i) example += (i ? ", " : "") + d->paramNames[i];
+      diags_.error(e.nameSpan, "'" + e.text + "' takes its variate before a '|', as in " + example + ")");
+      return Type::poisoned();
+    }
+    std::vector<Expr*> args;
+    for (ExprPtr& a : e.args) args.push_back(a.get());
+    size_t errorsBefore = diags_.errorCount();
+    checkDistributionArgs(*d, args, e.nameSpan, e.text);
+    markPriors(*e.args[0]);
+    return diags_.errorCount() == errorsBefore ? Type::realScalar() : Type::poisoned();
+  }
+  std::vector<Type> types;
+  std::vector<Size> sizes;
+  bool anyError = false;
+  for (ExprPtr& a : e.args) {
+    types.push_back(checkExpr(*a));
+    anyError = anyError || types.back().error;
+    sizes.push_back(types.back().isIntScalar() ? sizeValue(*a) : Size::unknown());
+  }
+  if (e.conditional) {
+    diags_.error(e.nameSpan, "'|' separates the variate only in density functions such as normal_lpdf(y | mu, sigma); "
+                             "'" + e.text + "' is not one");
+    return Type::poisoned();
+  }
+  const stdlib::FunctionEntry* f = stdlib::findFunction(e.text);
+  if (f == nullptr) {
+    if (lookup(e.text) != nullptr) {
+      diags_.error(e.nameSpan, "'" + e.text + "' is a variable, not a function");
+    } else if (stdlib::findDistribution(e.text) != nullptr) {
+      const auto* d = stdlib::findDistribution(e.text);
+      diags_.error(e.nameSpan, "'" + e.text + "' is a distribution; use it in 'y ~ " + e.text +
+                                   "(...)' or call " + e.text + (d->discrete ? "_lpmf" : "_lpdf") + "(y | ...)");
+    } else {
+      std::vector<std::string> names;
+      for (const auto& fn : stdlib::functions()) names.push_back(fn.name);
+      std::string suggestion = closestName(e.text, names);
+      diags_.error(e.nameSpan, "unknown function '" + e.text + "'" +
+                                   (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+    }
+    return Type::poisoned();
+  }
+  if (anyError) return Type::poisoned();
+  return applySignature(*f, e, types, sizes, false);
+}
+
+Type Checker::checkIndex(Expr& e) {
+  Type base = checkExpr(*e.args[0]);
+  // Dimensions of the indexed value, outermost first: array dims, then rows / columns.
+  enum class Dim { Array, Rows, Cols };
+  struct D {
+    Dim dim;
+    Size size;
+  };
+  std::vector<D> dims;
+  for (const Size& s : base.arrayDims) dims.push_back({Dim::Array, s});
+  if (base.shape == Shape::Vector || base.shape == Shape::Matrix) dims.push_back({Dim::Rows, base.rows});
+  if (base.shape == Shape::RowVector || base.shape == Shape::Matrix) dims.push_back({Dim::Cols, base.cols});
+
+  bool failed = base.error;
+  std::vector<D> kept;
+  size_t next = 0;
+  for (IndexSyntax& idx : e.indices) {
+    Type lo = idx.lo ? checkExpr(*idx.lo) : Type::intScalar();
+    Type hi = idx.hi ? checkExpr(*idx.hi) : Type::intScalar();
+    if (lo.error || hi.error) failed = true;
+    if (failed) continue;
+    if (next >= dims.size()) {
+      diags_.error(idx.span, "too many indices for a value of type " + toString(base) + ": it takes at most " +
+                                 std::to_string(dims.size()));
+      failed = true;
+      continue;
+    }
+    D d = dims[next++];
+    if (idx.kind == IndexSyntax::Kind::Single) {
+      if (lo.isIntScalar()) continue;  // a single index removes the dimension
+      if (stdlib::accepts(stdlib::Param::IntArray, lo)) {  // multi-index: b[child]
+        kept.push_back({d.dim, lo.arrayDims[0]});
+        continue;
+      }
+      diags_.error(idx.lo->span, "an index must be an int or an array of ints; found " + toString(lo));
+      failed = true;
+      continue;
+    }
+    for (const Expr* end : {idx.lo.get(), idx.hi.get()}) {
+      if (end && !end->type.isIntScalar()) {
+        diags_.error(end->span, "the ends of a slice must be ints; found " + toString(end->type));
+        failed = true;
+      }
+    }
+    if (failed) continue;
+    Size loSize = idx.lo ? sizeValue(*idx.lo) : Size::constant(1);
+    Size hiSize = idx.hi ? sizeValue(*idx.hi) : d.size;
+    Size len;
+    if (loSize.value && hiSize.value) {
+      len = Size::constant(std::max<int64_t>(0, *hiSize.value - *loSize.value + 1));
+    } else if (loSize.value && *loSize.value == 1) {
+      len = hiSize;
+    } else {
+      len = Size::symbol("(" + hiSize.text + " - " + loSize.text + " + 1)");
+    }
+    kept.push_back({d.dim, len});
+  }
+  if (failed) return Type::poisoned();
+  // Dimensions not indexed are kept whole.
+  for (; next < dims.size(); ++next) kept.push_back(dims[next]);
+  Type t;
+  t.base = base.base;
+  bool rows = false, cols = false;
+  for (const D& d : kept) {
+    if (d.dim == Dim::Array) t.arrayDims.push_back(d.size);
+    if (d.dim == Dim::Rows) rows = true, t.rows = d.size;
+    if (d.dim == Dim::Cols) cols = true, t.cols = d.size;
+  }
+  t.shape = rows && cols ? Shape::Matrix : rows ? Shape::Vector : cols ? Shape::RowVector : Shape::Scalar;
+  // A multi-index on an array of scalars of a vector keeps the container kind.
+  return t;
+}
+
+Size Checker::sizeValue(const Expr& e) const {
+  switch (e.kind) {
+    case ExprKind::IntLit: {
+      int64_t v = 0;
+      std::from_chars(e.text.data(), e.text.data() + e.text.size(), v);
+      return Size::constant(v);
+    }
+    case ExprKind::Name: return Size::symbol(e.text);
+    case ExprKind::Unary:
+      if (e.text == "-") {
+        Size a = sizeValue(*e.args[0]);
+        if (a.value) return Size::constant(-*a.value);
+        return Size::symbol("-" + a.text);
+      }
+      if (e.text == "+") return sizeValue(*e.args[0]);
+      break;
+    case ExprKind::Binary: {
+      Size a = sizeValue(*e.args[0]);
+      Size b = sizeValue(*e.args[1]);
+      if (a.value && b.value) {
+        int64_t x = *a.value, y = *b.value;
+        if (e.text == "+") return Size::constant(x + y);
+        if (e.text == "-") return Size::constant(x - y);
+        if (e.text == "*") return Size::constant(x * y);
+        if (e.text == "/" && y != 0) return Size::constant(x / y);
+        if (e.text == "%" && y != 0) return Size::constant(x % y);
+      }
+      return Size::symbol("(" + a.text + " " + e.text + " " + b.text + ")");
+    }
+    case ExprKind::Call: {
+      // size(x), rows(x), cols(x) of a declared value are that value's declared sizes.
+      if (e.args.size() == 1 && !e.args[0]->type.error) {
+        const Type& t = e.args[0]->type;
+        if (e.text == "size" && t.isArray()) return t.arrayDims[0];
+        if ((e.text == "size" || e.text == "rows") && !t.isArray() && t.shape == Shape::Vector) return t.rows;
+        if ((e.text == "size" || e.text == "cols") && !t.isArray() && t.shape == Shape::RowVector) return t.cols;
+        if (e.text == "rows" && !t.isArray() && t.shape == Shape::Matrix) return t.rows;
+        if (e.text == "cols" && !t.isArray() && t.shape == Shape::Matrix) return t.cols;
+      }
+      break;
+    }
+    default: break;
+  }
+  return Size::symbol(printExpr(e));
+}
+
+}  // namespace pvi

@@ -1,0 +1,42 @@
+#pragma once
+// The result of checking: the AST with types filled in, the symbol table, and the factor that
+// every model statement belongs to.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/ast/Ast.hpp"
+#include "compiler/sema/Symbol.hpp"
+#include "stdlib/Signatures.hpp"
+
+namespace pvi {
+
+// The factor a statement belongs to: the prior factor (globals, hyperparameters and shared
+// data only) or the factor of one partition.
+struct FactorRef {
+  std::string partition;  // empty: the prior factor
+  bool isPrior() const { return partition.empty(); }
+};
+
+struct AssignedStatement {
+  const Stmt* stmt;      // a '~' or 'target +=' statement (model) or a declaration (generated)
+  FactorRef factor;
+};
+
+struct SizeCheckAtBinding {
+  stdlib::DeferredSizeCheck check;
+  Span span;
+};
+
+struct CheckedProgram {
+  Program program;
+  std::vector<std::string> partitions;            // from @partition, in order
+  std::vector<std::unique_ptr<Symbol>> symbols;   // every symbol, in declaration order
+  std::vector<AssignedStatement> model;           // leaf model statements in source order
+  std::vector<AssignedStatement> generated;       // generated declarations in source order
+  std::vector<SizeCheckAtBinding> sizeChecks;     // size equalities deferred to data binding
+
+  const Symbol* find(const std::string& name) const;
+};
+
+}  // namespace pvi

@@ -1,0 +1,553 @@
+#include <algorithm>
+
+#include "compiler/sema/Check.hpp"
+#include "compiler/sema/Checker.hpp"
+
+namespace pvi {
+
+const char* blockKeyword(BlockKind k) {
+  switch (k) {
+    case BlockKind::Data: return "data";
+    case BlockKind::PartitionData: return "data per";
+    case BlockKind::Hyper: return "hyper";
+    case BlockKind::Global: return "global";
+    case BlockKind::Local: return "local per";
+    case BlockKind::Model: return "model";
+    case BlockKind::Generated: return "generated";
+  }
+  return "?";
+}
+
+const Symbol* CheckedProgram::find(const std::string& name) const {
+  for (const auto& s : symbols)
+    if (s->name == name) return s.get();
+  return nullptr;
+}
+
+namespace {
+
+std::string blockName(const Block& b) {
+  std::string s = blockKeyword(b.kind);
+  if (!b.partition.empty()) s += " " + b.partition;
+  return s;
+}
+
+bool isDeclarationBlock(BlockKind k) {
+  return k == BlockKind::Data || k == BlockKind::PartitionData || k == BlockKind::Hyper || k == BlockKind::Global ||
+         k == BlockKind::Local;
+}
+
+SymbolKind symbolKindOf(BlockKind k) {
+  switch (k) {
+    case BlockKind::Data: return SymbolKind::SharedData;
+    case BlockKind::PartitionData: return SymbolKind::PartitionData;
+    case BlockKind::Hyper: return SymbolKind::Hyper;
+    case BlockKind::Global: return SymbolKind::Global;
+    case BlockKind::Local: return SymbolKind::Local;
+    case BlockKind::Model: return SymbolKind::ModelVar;
+    case BlockKind::Generated: return SymbolKind::GeneratedVar;
+  }
+  return SymbolKind::ModelVar;
+}
+
+std::string describeVariable(const Symbol& s) {
+  switch (s.kind) {
+    case SymbolKind::SharedData: return "data '" + s.name + "'";
+    case SymbolKind::PartitionData: return "per-partition data '" + s.name + "'";
+    case SymbolKind::Hyper: return "hyperparameter '" + s.name + "'";
+    case SymbolKind::Global: return "global latent '" + s.name + "'";
+    case SymbolKind::Local: return "local latent '" + s.name + "'";
+    case SymbolKind::ModelVar: return "variable '" + s.name + "'";
+    case SymbolKind::GeneratedVar: return "variable '" + s.name + "'";
+    case SymbolKind::LoopVar: return "loop variable '" + s.name + "'";
+  }
+  return "'" + s.name + "'";
+}
+
+std::string position(const SourceFile& f, Span s) {
+  LineCol lc = f.lineCol(s.begin);
+  return std::to_string(lc.line) + ":" + std::to_string(lc.col);
+}
+
+void collectDeclarations(const std::vector<StmtPtr>& stmts, std::unordered_multimap<std::string, Span>& out) {
+  for (const auto& s : stmts) {
+    if (s->kind == StmtKind::Decl || s->kind == StmtKind::For) out.emplace(s->name, s->nameSpan);
+    collectDeclarations(s->body, out);
+  }
+}
+
+}  // namespace
+
+std::string closestName(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t bestDist = std::max<size_t>(1, name.size() / 3) + 1;
+  for (const std::string& c : candidates) {
+    std::vector<size_t> row(c.size() + 1);
+    for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= name.size(); ++i) {
+      size_t diag = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= c.size(); ++j) {
+        size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (name[i - 1] == c[j - 1] ? 0 : 1)});
+        diag = up;
+      }
+    }
+    if (row[c.size()] < bestDist) {
+      bestDist = row[c.size()];
+      best = c;
+    }
+  }
+  return best;
+}
+
+CheckedProgram checkProgram(Program program, Diagnostics& diags) {
+  CheckedProgram out;
+  out.program = std::move(program);
+  Checker(out, diags).run();
+  return out;
+}
+
+void Checker::run() {
+  for (const Block& b : out_.program.blocks) collectDeclarations(b.stmts, allDeclarations_);
+  scopes_.emplace_back();
+  checkAnnotations();
+  checkBlockOrder();
+  for (Block& b : out_.program.blocks) checkBlock(b);
+  for (const std::string& p : out_.partitions) {
+    if (std::find(usedPartitions_.begin(), usedPartitions_.end(), p) == usedPartitions_.end()) {
+      for (const Annotation& a : out_.program.annotations)
+        for (size_t i = 0; i < a.args.size(); ++i)
+          if (a.args[i] == p) diags_.warning(a.argSpans[i], "partition '" + p + "' has no 'data per " + p + "' block");
+    }
+  }
+  if (!diags_.hasErrors()) assignFactors();
+  warnMissingPriors();
+}
+
+// Structure --------------------------------------------------------------------------------------
+
+void Checker::checkAnnotations() {
+  const Annotation* partition = nullptr;
+  for (const Annotation& a : out_.program.annotations) {
+    if (a.name != "partition") {
+      diags_.error(a.nameSpan, "unknown annotation '@" + a.name + "'; the only annotation is @partition(NAME)");
+      continue;
+    }
+    if (partition != nullptr) {
+      Diagnostic& d = diags_.error(a.span, "duplicate @partition annotation; list every partition in one: "
+                                           "@partition(a, b)");
+      Diagnostics::note(d, partition->span, "first @partition annotation is here");
+      continue;
+    }
+    partition = &a;
+    for (size_t i = 0; i < a.args.size(); ++i) {
+      if (std::find(out_.partitions.begin(), out_.partitions.end(), a.args[i]) != out_.partitions.end()) {
+        diags_.error(a.argSpans[i], "partition '" + a.args[i] + "' is listed twice");
+        continue;
+      }
+      out_.partitions.push_back(a.args[i]);
+    }
+  }
+}
+
+void Checker::checkBlockOrder() {
+  static const char* order = "data, data per P, hyper, global, local per P, model, generated";
+  const Block* model = nullptr;
+  int lastRank = -1;
+  const Block* last = nullptr;
+  std::vector<const Block*> seen;
+  for (const Block& b : out_.program.blocks) {
+    int rank = static_cast<int>(b.kind);
+    for (const Block* s : seen) {
+      if (s->kind == b.kind && s->partition == b.partition) {
+        Diagnostic& d = diags_.error(b.keywordSpan, "duplicate '" + blockName(b) + "' block");
+        Diagnostics::note(d, s->keywordSpan, "the first '" + blockName(*s) + "' block is here");
+        break;
+      }
+    }
+    if (rank < lastRank) {
+      diags_.error(b.keywordSpan, "the '" + blockName(b) + "' block must come before the '" + blockName(*last) +
+                                      "' block; blocks go in the order " + order);
+    } else {
+      lastRank = rank;
+      last = &b;
+    }
+    seen.push_back(&b);
+    if (b.kind == BlockKind::Model) model = &b;
+
+    if (b.kind == BlockKind::Local && b.partition.empty()) {
+      diags_.error(b.keywordSpan, "a 'local' block must name its partition, as in 'local per " +
+                                      (out_.partitions.empty() ? std::string("silo") : out_.partitions[0]) + "'");
+    }
+    if (!b.partition.empty() &&
+        std::find(out_.partitions.begin(), out_.partitions.end(), b.partition) == out_.partitions.end()) {
+      diags_.error(b.partitionSpan, "unknown partition '" + b.partition + "'; declare it with @partition(" +
+                                        b.partition + ")");
+    } else if (!b.partition.empty()) {
+      usedPartitions_.push_back(b.partition);
+    }
+  }
+  if (model == nullptr) {
+    uint32_t end = out_.program.blocks.empty() ? 0 : out_.program.blocks.back().span.end - 1;
+    diags_.error(Span{end, end + 1}, "the program has no 'model' block");
+  }
+}
+
+void Checker::checkBlock(Block& b) {
+  if (isDeclarationBlock(b.kind)) {
+    for (StmtPtr& s : b.stmts) {
+      if (s->kind != StmtKind::Decl) {
+        diags_.error(s->span, "only declarations are allowed in the '" + blockName(b) + "' block");
+        continue;
+      }
+      declareBlockVariable(b, *s);
+    }
+    return;
+  }
+  pushScope();
+  for (StmtPtr& s : b.stmts) checkStatement(*s, b.kind);
+  popScope();
+}
+
+void Checker::declareBlockVariable(Block& b, Stmt& s) {
+  SymbolKind kind = symbolKindOf(b.kind);
+  Type type = resolveType(*s.declType, s.name, kind);
+  for (ExprPtr& d : s.declType->arrayDims) checkDataOnly(*d, "the size of '" + s.name + "'", b);
+  for (ExprPtr& d : s.declType->elemDims) checkDataOnly(*d, "the size of '" + s.name + "'", b);
+  checkBounds(*s.declType, type, s.name);
+  if (s.declType->lower) checkDataOnly(*s.declType->lower, "the lower bound of '" + s.name + "'", b);
+  if (s.declType->upper) checkDataOnly(*s.declType->upper, "the upper bound of '" + s.name + "'", b);
+  if (!s.exprs.empty()) {
+    diags_.error(s.exprs[0]->span, "'" + s.name + "' in the '" + blockName(b) + "' block cannot have an initial value" +
+                                       (b.kind == BlockKind::Data || b.kind == BlockKind::PartitionData
+                                            ? "; data come from the data files"
+                                            : "; latents and hyperparameters are inferred"));
+  }
+  bool latent = b.kind == BlockKind::Hyper || b.kind == BlockKind::Global || b.kind == BlockKind::Local;
+  if (latent && type.base == Base::Int) {
+    diags_.error(s.declType->span, "latent '" + s.name + "' is an int; latents and hyperparameters must be real-valued");
+  }
+  Symbol* sym = declare(s.name, kind, type, s.nameSpan, &s, b.partition);
+  if (sym == nullptr) return;
+  s.declared = sym;
+  if (kind == SymbolKind::PartitionData || kind == SymbolKind::Local) sym->taint.partitions[b.partition] = sym;
+  if (latent) sym->taint.latent = sym;
+}
+
+// Sizes and bounds of block variables may use data only, and only data their block can see.
+void Checker::checkDataOnly(Expr& e, const std::string& what, const Block& b) {
+  if (e.type.error) return;
+  Taint t = taintOf(e);
+  if (t.latent != nullptr) {
+    diags_.error(e.span, what + " depends on " + describeVariable(*t.latent) + "; sizes and bounds may use only data");
+    return;
+  }
+  for (const auto& [partition, sym] : t.partitions) {
+    if (partition == b.partition) continue;
+    if (b.partition.empty()) {
+      diags_.error(e.span, what + " uses " + describeVariable(*sym) + " of partition '" + partition +
+                               "', but the '" + blockName(b) + "' block is shared by all partitions");
+    } else {
+      diags_.error(e.span, what + " uses " + describeVariable(*sym) + " of partition '" + partition +
+                               "' in the '" + blockName(b) + "' block; a declaration cannot mix partitions");
+    }
+    return;
+  }
+}
+
+Type Checker::resolveType(TypeSyntax& ts, const std::string& varName, SymbolKind) {
+  auto dim = [&](ExprPtr& d) -> Size {
+    Type t = checkExpr(*d);
+    if (t.error) return Size::unknown();
+    if (!t.isIntScalar()) {
+      diags_.error(d->span, "the size of '" + varName + "' must be an int; found " + toString(t));
+      return Size::unknown();
+    }
+    Size s = sizeValue(*d);
+    if (s.value && *s.value < 0) {
+      diags_.error(d->span, "the size of '" + varName + "' is negative (" + s.text + ")");
+    }
+    return s;
+  };
+  Type t;
+  for (ExprPtr& d : ts.arrayDims) t.arrayDims.push_back(dim(d));
+  switch (ts.elem) {
+    case ElemKind::Int: t.base = Base::Int; break;
+    case ElemKind::Real: break;
+    case ElemKind::Vector: t.shape = Shape::Vector; t.rows = dim(ts.elemDims[0]); break;
+    case ElemKind::RowVector: t.shape = Shape::RowVector; t.cols = dim(ts.elemDims[0]); break;
+    case ElemKind::Matrix:
+      t.shape = Shape::Matrix;
+      t.rows = dim(ts.elemDims[0]);
+      t.cols = dim(ts.elemDims[1]);
+      break;
+  }
+  return t;
+}
+
+void Checker::checkBounds(TypeSyntax& ts, const Type& varType, const std::string& varName) {
+  for (int which = 0; which < 2; ++which) {
+    ExprPtr& b = which == 0 ? ts.lower : ts.upper;
+    if (!b) continue;
+    const char* side = which == 0 ? "lower" : "upper";
+    Type bt = checkExpr(*b);
+    if (bt.error) continue;
+    std::string prefix = std::string("the ") + side + " bound of '" + varName + "'";
+    if (varType.base == Base::Int) {
+      if (!bt.isIntScalar()) diags_.error(b->span, prefix + " must be an int; found " + toString(bt));
+      continue;
+    }
+    if (bt.isScalar()) continue;
+    if (kindName(bt) != kindName(varType)) {
+      diags_.error(b->span, prefix + " must be a real or a " + kindName(varType) + " like '" + varName + "'; found " +
+                                toString(bt));
+      continue;
+    }
+    Type target = varType;
+    checkAssignable(target, bt, b->span, prefix);
+  }
+}
+
+// Names ------------------------------------------------------------------------------------------
+
+Symbol* Checker::declare(std::string name, SymbolKind kind, Type type, Span at, const Stmt* decl, std::string partition) {
+  if (Symbol* prev = lookup(name)) {
+    Diagnostic& d = diags_.error(at, "'" + name + "' is already declared at " + position(diags_.file(), prev->declSpan));
+    Diagnostics::note(d, prev->declSpan, "previous declaration of '" + name + "'");
+    return nullptr;
+  }
+  auto sym = std::make_unique<Symbol>();
+  sym->name = std::move(name);
+  sym->kind = kind;
+  sym->type = std::move(type);
+  sym->declSpan = at;
+  sym->decl = decl;
+  sym->partition = std::move(partition);
+  Symbol* raw = sym.get();
+  out_.symbols.push_back(std::move(sym));
+  scopes_.back()[raw->name] = raw;
+  return raw;
+}
+
+Symbol* Checker::lookup(const std::string& name) const {
+  for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+    auto f = it->find(name);
+    if (f != it->end()) return f->second;
+  }
+  return nullptr;
+}
+
+void Checker::reportUnknownName(const std::string& name, Span at) {
+  auto range = allDeclarations_.equal_range(name);
+  for (auto it = range.first; it != range.second; ++it) {
+    if (it->second.begin > at.begin) {
+      Diagnostic& d = diags_.error(at, "'" + name + "' is used before its declaration at " +
+                                           position(diags_.file(), it->second));
+      Diagnostics::note(d, it->second, "'" + name + "' is declared here");
+      return;
+    }
+  }
+  std::vector<std::string> visible;
+  for (const auto& scope : scopes_)
+    for (const auto& [n, s] : scope) visible.push_back(n);
+  std::sort(visible.begin(), visible.end());
+  std::string suggestion = closestName(name, visible);
+  diags_.error(at, "undefined name '" + name + "'" + (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));
+}
+
+// Statements -------------------------------------------------------------------------------------
+
+void Checker::checkStatement(Stmt& s, BlockKind block) {
+  switch (s.kind) {
+    case StmtKind::Decl: checkDecl(s, block); return;
+    case StmtKind::Assign: checkAssign(s, block); return;
+    case StmtKind::Tilde:
+      if (block == BlockKind::Generated) {
+        diags_.error(s.span, "'~' statements belong in the model block, not the generated block");
+        return;
+      }
+      checkTilde(s);
+      return;
+    case StmtKind::Target: {
+      if (block == BlockKind::Generated) {
+        diags_.error(s.span, "'target +=' belongs in the model block, not the generated block");
+        return;
+      }
+      Type t = checkExpr(*s.exprs[0]);
+      if (!t.error && t.isArray() && t.shape != Shape::Scalar) {
+        diags_.error(s.exprs[0]->span, "'target +=' needs a real or a container of reals; found " + toString(t));
+      }
+      return;
+    }
+    case StmtKind::For: {
+      for (ExprPtr& bound : s.exprs) {
+        Type t = checkExpr(*bound);
+        if (!t.error && !t.isIntScalar())
+          diags_.error(bound->span, "the bounds of a for loop must be ints; found " + toString(t));
+      }
+      pushScope();
+      s.declared = declare(s.name, SymbolKind::LoopVar, Type::intScalar(), s.nameSpan, &s);
+      checkStatement(*s.body[0], block);
+      popScope();
+      return;
+    }
+    case StmtKind::If: {
+      Type t = checkExpr(*s.exprs[0]);
+      if (!t.error && !t.isScalar())
+        diags_.error(s.exprs[0]->span, "the condition of 'if' must be an int or a real; found " + toString(t));
+      for (StmtPtr& branch : s.body) {
+        pushScope();
+        checkStatement(*branch, block);
+        popScope();
+      }
+      return;
+    }
+    case StmtKind::Block:
+      pushScope();
+      for (StmtPtr& sub : s.body) checkStatement(*sub, block);
+      popScope();
+      return;
+  }
+}
+
+void Checker::checkDecl(Stmt& s, BlockKind block) {
+  Type type = resolveType(*s.declType, s.name, symbolKindOf(block));
+  if (s.declType->lower || s.declType->upper) {
+    Span at = s.declType->lower ? s.declType->lowerSpan : s.declType->upperSpan;
+    diags_.error(at, std::string("variables declared in the ") + blockKeyword(block) +
+                         " block cannot have bounds; bounds belong on data, hyperparameters and latents");
+  }
+  if (!s.exprs.empty()) {
+    Type init = checkExpr(*s.exprs[0]);
+    checkAssignable(type, init, s.exprs[0]->span, "the initial value of '" + s.name + "'");
+  }
+  s.declared = declare(s.name, symbolKindOf(block), type, s.nameSpan, &s);
+}
+
+void Checker::checkAssignable(const Type& target, const Type& value, Span at, const std::string& what) {
+  if (target.error || value.error) return;
+  if (target.arrayDims.size() != value.arrayDims.size() || target.shape != value.shape) {
+    diags_.error(at, what + " must be " + kindName(target) + "; found " + toString(value));
+    return;
+  }
+  if (target.base == Base::Int && value.base == Base::Real) {
+    diags_.error(at, what + " must be an int; found the real-valued " + toString(value));
+    return;
+  }
+  stdlib::SizeChecker sizes;
+  for (size_t i = 0; i < target.arrayDims.size(); ++i)
+    sizes.requireEqual(target.arrayDims[i], value.arrayDims[i], "array sizes of " + what + " differ");
+  if (target.shape == Shape::Vector || target.shape == Shape::Matrix)
+    sizes.requireEqual(target.rows, value.rows, "row counts of " + what + " differ");
+  if (target.shape == Shape::RowVector || target.shape == Shape::Matrix)
+    sizes.requireEqual(target.cols, value.cols, "column counts of " + what + " differ");
+  recordSizes(sizes, at);
+}
+
+void Checker::checkAssign(Stmt& s, BlockKind block) {
+  Expr& lhs = *s.exprs[0];
+  const Expr* root = &lhs;
+  if (root->kind == ExprKind::Index) root = root->args[0].get();
+  Type rhs = checkExpr(*s.exprs[1]);
+  if (root->kind != ExprKind::Name) {
+    diags_.error(lhs.span, "the left side of '" + s.op + "' must be a variable or an indexed variable");
+    return;
+  }
+  Type lt = checkExpr(lhs);
+  const Symbol* sym = root->symbol;
+  if (sym == nullptr) return;
+  bool ownVariable = (block == BlockKind::Model && sym->kind == SymbolKind::ModelVar) ||
+                     (block == BlockKind::Generated && sym->kind == SymbolKind::GeneratedVar);
+  if (!ownVariable) {
+    std::string why = sym->isData() ? "data are fixed"
+                      : sym->isLatent() ? "latents are inferred, not computed"
+                      : sym->kind == SymbolKind::LoopVar ? "the loop sets it"
+                                                         : "it belongs to another block";
+    Diagnostic& d = diags_.error(root->span, "cannot assign to " + describeVariable(*sym) + ": " + why);
+    Diagnostics::note(d, sym->declSpan, "'" + sym->name + "' is declared here");
+    return;
+  }
+  if (s.op == "=") {
+    checkAssignable(lt, rhs, s.exprs[1]->span, "the value assigned to '" + sym->name + "'");
+    return;
+  }
+  std::string op = s.op.substr(0, 1);
+  Type combined = checkOperator(*s.exprs[1], op, {lt, rhs});
+  checkAssignable(lt, combined, s.exprs[1]->span, "the value assigned to '" + sym->name + "'");
+}
+
+void Checker::checkTilde(Stmt& s) {
+  std::vector<Expr*> args;
+  for (ExprPtr& e : s.exprs) args.push_back(e.get());
+  const stdlib::DistributionEntry* d = stdlib::findDistribution(s.name);
+  if (d == nullptr) {
+    for (ExprPtr& e : s.exprs) checkExpr(*e);
+    std::vector<std::string> names;
+    for (const auto& dist : stdlib::distributions()) names.push_back(dist.name);
+    std::string suggestion = closestName(s.name, names);
+    std::string hint = stdlib::findFunction(s.name) ? "; '" + s.name + "' is a function"
+                       : suggestion.empty()          ? ""
+                                                     : "; did you mean '" + suggestion + "'?";
+    diags_.error(s.nameSpan, "unknown distribution '" + s.name + "'" + hint);
+    return;
+  }
+  checkDistributionArgs(*d, args, s.nameSpan, s.name);
+  markPriors(*s.exprs[0]);
+}
+
+void Checker::checkDistributionArgs(const stdlib::DistributionEntry& d, std::vector<Expr*> args, Span at,
+                                    const std::string& shownName) {
+  std::vector<Type> types;
+  bool anyError = false;
+  for (Expr* e : args) {
+    types.push_back(checkExpr(*e));
+    anyError = anyError || types.back().error;
+  }
+  size_t given = args.size() - 1;
+  if (given != d.params.size()) {
+    diags_.error(at, "'" + shownName + "' takes " + std::to_string(d.params.size()) +
+                         (d.params.size() == 1 ? " argument" : " arguments") + " after the variate, but " +
+                         std::to_string(given) + (given == 1 ? " was" : " were") + " given");
+    return;
+  }
+  if (anyError) return;
+  if (!stdlib::accepts(d.variate, types[0])) {
+    diags_.error(args[0]->span, "the variate of '" + shownName + "' must be " + stdlib::describe(d.variate) +
+                                    "; found " + toString(types[0]));
+    return;
+  }
+  for (size_t i = 0; i < d.params.size(); ++i) {
+    if (!stdlib::accepts(d.params[i], types[i + 1])) {
+      diags_.error(args[i + 1]->span, "argument '" + d.paramNames[i] + "' of '" + shownName + "' must be " +
+                                          stdlib::describe(d.params[i]) + "; found " + toString(types[i + 1]));
+      return;
+    }
+  }
+  stdlib::SizeChecker sizes;
+  d.sizeRule(types, sizes);
+  recordSizes(sizes, at);
+}
+
+void Checker::recordSizes(stdlib::SizeChecker& sizes, Span at) {
+  for (const std::string& e : sizes.errors) diags_.error(at, "size mismatch: " + e);
+  for (auto& d : sizes.deferred) out_.sizeChecks.push_back({std::move(d), at});
+}
+
+void Checker::markPriors(const Expr& variate) {
+  if (variate.kind == ExprKind::Name && variate.symbol != nullptr) {
+    const_cast<Symbol*>(variate.symbol)->hasPrior = true;
+  }
+  for (const ExprPtr& a : variate.args) markPriors(*a);  // not the indices: b[child] makes b the variate
+}
+
+void Checker::warnMissingPriors() {
+  for (const auto& s : out_.symbols) {
+    if ((s->kind == SymbolKind::Global || s->kind == SymbolKind::Local) && !s->hasPrior) {
+      diags_.warning(s->declSpan, std::string(s->kind == SymbolKind::Global ? "global" : "local") + " latent '" +
+                                      s->name + "' has no prior statement; it gets an improper flat prior");
+    }
+  }
+}
+
+}  // namespace pvi

@@ -1,0 +1,76 @@
+#pragma once
+// Internal to compiler/sema: the checker's state, shared by its translation units.
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "compiler/diagnostics/Diagnostics.hpp"
+#include "compiler/sema/CheckedProgram.hpp"
+
+namespace pvi {
+
+class Checker {
+ public:
+  Checker(CheckedProgram& out, Diagnostics& diags) : out_(out), diags_(diags) {}
+  void run();
+
+  // Expressions (CheckExpr.cpp) ----------------------------------------------------------------
+  Type checkExpr(Expr& e);
+  // The value of an int expression as a symbolic size ("N", "(K * 2)", or a constant).
+  Size sizeValue(const Expr& e) const;
+
+ private:
+  // Program structure (Checker.cpp)
+  void checkAnnotations();
+  void checkBlockOrder();
+  void checkBlock(Block& b);
+  void declareBlockVariable(Block& b, Stmt& s);
+  Type resolveType(TypeSyntax& ts, const std::string& varName, SymbolKind kind);
+  void checkBounds(TypeSyntax& ts, const Type& varType, const std::string& varName);
+  void checkDataOnly(Expr& e, const std::string& what, const Block& b);
+  void checkStatement(Stmt& s, BlockKind block);
+  void checkDecl(Stmt& s, BlockKind block);
+  void checkAssign(Stmt& s, BlockKind block);
+  void checkTilde(Stmt& s);
+  void checkDistributionArgs(const stdlib::DistributionEntry& d, std::vector<Expr*> args, Span at,
+                             const std::string& shownName);
+  void checkAssignable(const Type& target, const Type& value, Span at, const std::string& what);
+  void warnMissingPriors();
+
+  // Names
+  Symbol* declare(std::string name, SymbolKind kind, Type type, Span at, const Stmt* decl, std::string partition = {});
+  Symbol* lookup(const std::string& name) const;
+  void reportUnknownName(const std::string& name, Span at);
+  void pushScope() { scopes_.emplace_back(); }
+  void popScope() { scopes_.pop_back(); }
+
+  // Expressions (CheckExpr.cpp)
+  Type checkCall(Expr& e);
+  Type checkOperator(Expr& e, const std::string& op, std::vector<Type> types);
+  Type checkIndex(Expr& e);
+  Type applySignature(const stdlib::FunctionEntry& f, Expr& e, const std::vector<Type>& types,
+                      const std::vector<Size>& sizes, bool isOperator);
+  void recordSizes(stdlib::SizeChecker& sizes, Span at);
+  void markPriors(const Expr& variate);
+
+  // Factor assignment (FactorAssignment.cpp)
+ public:
+  Taint taintOf(const Expr& e) const;
+
+ private:
+  void assignFactors();
+
+  CheckedProgram& out_;
+  Diagnostics& diags_;
+  std::vector<std::unordered_map<std::string, Symbol*>> scopes_;
+  // Every declaration in the file, for "used before its declaration" messages.
+  std::unordered_multimap<std::string, Span> allDeclarations_;
+  std::vector<std::string> usedPartitions_;
+
+  friend class FactorAssigner;
+};
+
+// Edit distance for "did you mean" suggestions.
+std::string closestName(const std::string& name, const std::vector<std::string>& candidates);
+
+}  // namespace pvi

@@ -1,0 +1,175 @@
+// Assigns every model statement to a factor. A statement joins the factor of the partition whose
+// per-partition data or locals it touches, directly, through a variable computed from them, or
+// through the loop or condition around it; otherwise it joins the prior factor.
+#include <set>
+
+#include "compiler/sema/Checker.hpp"
+
+namespace pvi {
+
+namespace {
+
+std::string describeOwner(const Symbol& s) {
+  return (s.kind == SymbolKind::Local ? "local '" : "'") + s.name + "'";
+}
+
+}  // namespace
+
+Taint Checker::taintOf(const Expr& e) const {
+  Taint t;
+  if (e.kind == ExprKind::Name && e.symbol != nullptr) t.merge(e.symbol->taint);
+  for (const ExprPtr& a : e.args) t.merge(taintOf(*a));
+  for (const IndexSyntax& i : e.indices) {
+    if (i.lo) t.merge(taintOf(*i.lo));
+    if (i.hi) t.merge(taintOf(*i.hi));
+  }
+  return t;
+}
+
+class FactorAssigner {
+ public:
+  FactorAssigner(Checker& c) : c_(c) {}
+
+  void run() {
+    // Variable taints flow along assignments, possibly backwards through loops: iterate to a
+    // fixed point (each pass can only add partitions or a latent, so it terminates).
+    for (int pass = 0; pass < 64; ++pass) {
+      changed_ = false;
+      walkBlocks(false);
+      if (!changed_) break;
+    }
+    walkBlocks(true);
+  }
+
+ private:
+  void walkBlocks(bool final) {
+    final_ = final;
+    for (Block& b : c_.out_.program.blocks) {
+      if (b.kind != BlockKind::Model && b.kind != BlockKind::Generated) continue;
+      inGenerated_ = b.kind == BlockKind::Generated;
+      for (StmtPtr& s : b.stmts) walk(*s, Taint{});
+    }
+  }
+
+  void update(Symbol* sym, const Taint& t) {
+    if (sym == nullptr) return;
+    Taint merged = sym->taint;
+    merged.merge(t);
+    if (!(merged == sym->taint)) {
+      sym->taint = merged;
+      changed_ = true;
+    }
+  }
+
+  // Control flow may depend on data only: the density must be a smooth function of the latents.
+  void requireData(const Expr& e, const char* what) {
+    Taint t = c_.taintOf(e);
+    if (t.latent != nullptr && !t.poisoned) {
+      c_.diags_.error(e.span, std::string(what) + " depends on latent '" + t.latent->name +
+                                  "'; loops and conditions may use only data");
+    }
+  }
+
+  void walk(Stmt& s, const Taint& ctx) {
+    switch (s.kind) {
+      case StmtKind::Decl: {
+        Taint t = ctx;
+        for (const ExprPtr& d : s.declType->arrayDims) t.merge(c_.taintOf(*d));
+        for (const ExprPtr& d : s.declType->elemDims) t.merge(c_.taintOf(*d));
+        if (final_) {
+          for (const ExprPtr& d : s.declType->arrayDims) requireData(*d, "the size of a variable");
+          for (const ExprPtr& d : s.declType->elemDims) requireData(*d, "the size of a variable");
+        }
+        if (!s.exprs.empty()) t.merge(c_.taintOf(*s.exprs[0]));
+        update(s.declared, t);
+        if (final_ && s.declared != nullptr) {
+          checkSinglePartition(s.declared->taint, s.span, s.declared);
+          if (inGenerated_) c_.out_.generated.push_back({&s, factorOf(s.declared->taint)});
+        }
+        return;
+      }
+      case StmtKind::Assign: {
+        Taint t = ctx;
+        t.merge(c_.taintOf(*s.exprs[1]));
+        const Expr* lhs = s.exprs[0].get();
+        if (lhs->kind == ExprKind::Index) {
+          for (const IndexSyntax& i : lhs->indices) {
+            if (i.lo) t.merge(c_.taintOf(*i.lo));
+            if (i.hi) t.merge(c_.taintOf(*i.hi));
+          }
+          lhs = lhs->args[0].get();
+        }
+        Symbol* target = const_cast<Symbol*>(lhs->symbol);
+        update(target, t);
+        if (final_ && target != nullptr) checkSinglePartition(target->taint, s.span, target);
+        return;
+      }
+      case StmtKind::Tilde:
+      case StmtKind::Target: {
+        if (!final_) return;
+        Taint t = ctx;
+        for (const ExprPtr& e : s.exprs) t.merge(c_.taintOf(*e));
+        if (checkSinglePartition(t, s.span, nullptr)) c_.out_.model.push_back({&s, factorOf(t)});
+        return;
+      }
+      case StmtKind::For: {
+        Taint t = ctx;
+        t.merge(c_.taintOf(*s.exprs[0]));
+        t.merge(c_.taintOf(*s.exprs[1]));
+        if (final_) {
+          requireData(*s.exprs[0], "the lower bound of the loop");
+          requireData(*s.exprs[1], "the upper bound of the loop");
+        }
+        update(s.declared, t);
+        walk(*s.body[0], t);
+        return;
+      }
+      case StmtKind::If: {
+        Taint t = ctx;
+        t.merge(c_.taintOf(*s.exprs[0]));
+        if (final_) requireData(*s.exprs[0], "the condition of 'if'");
+        for (StmtPtr& b : s.body) walk(*b, t);
+        return;
+      }
+      case StmtKind::Block:
+        for (StmtPtr& b : s.body) walk(*b, ctx);
+        return;
+    }
+  }
+
+  static FactorRef factorOf(const Taint& t) {
+    return FactorRef{t.partitions.empty() ? std::string() : t.partitions.begin()->first};
+  }
+
+  // Reports a statement (or a variable's value) that draws on two partitions. Returns true
+  // when it is fine.
+  bool checkSinglePartition(Taint& t, Span at, Symbol* var) {
+    if (t.partitions.size() < 2) return true;
+    if (t.poisoned) return false;
+    auto first = t.partitions.begin();
+    auto second = std::next(first);
+    const Symbol* a = first->second;
+    const Symbol* b = second->second;
+    if (b->kind == SymbolKind::Local && a->kind != SymbolKind::Local) std::swap(a, b);
+    std::string where = var ? "the value of '" + var->name + "'" : std::string("this statement");
+    if (a->kind == SymbolKind::Local) {
+      c_.diags_.error(at, "local '" + a->name + "' of partition '" + a->partition + "' is used outside its partition: " +
+                              where + " also uses " + describeOwner(*b) + " of partition '" + b->partition + "'");
+    } else {
+      c_.diags_.error(at, where + " mixes partitions '" + a->partition + "' and '" + b->partition + "': '" + a->name +
+                              "' belongs to '" + a->partition + "' and '" + b->name + "' to '" + b->partition + "'");
+    }
+    t.poisoned = true;
+    if (var) var->taint.poisoned = true;
+    return false;
+  }
+
+  Checker& c_;
+  bool changed_ = false;
+  bool final_ = false;
+  bool inGenerated_ = false;
+};
+
+void Checker::assignFactors() { FactorAssigner(*this).run(); }
+
+}  // namespace pvi

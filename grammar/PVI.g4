@@ -1,0 +1,140 @@
+// The .pvi modelling language. See docs/language.md for the meaning of every construct.
+// The C++ parser is generated from this file at build time (Debian's antlr4 4.7.2);
+// the generated files are never committed.
+grammar PVI;
+
+program
+  : annotation* block* EOF
+  ;
+
+annotation
+  : '@' IDENT '(' identList ')'
+  ;
+
+identList
+  : IDENT (',' IDENT)*
+  ;
+
+// Blocks. `per NAME` ties a block to the partition NAME declared by @partition(NAME).
+block
+  : kind=('data' | 'local') perPartition? '{' statement* '}'
+  | kind=('hyper' | 'global' | 'model' | 'generated') '{' statement* '}'
+  ;
+
+perPartition
+  : 'per' IDENT
+  ;
+
+// Types ----------------------------------------------------------------------------------------
+
+type
+  : 'array' '[' exprList ']' elemType
+  | elemType
+  ;
+
+elemType
+  : kw='int' bounds?
+  | kw='real' bounds?
+  | kw='vector' bounds? '[' expr ']'
+  | kw='row_vector' bounds? '[' expr ']'
+  | kw='matrix' bounds? '[' expr ',' expr ']'
+  ;
+
+bounds
+  : '<' bound (',' bound)? '>'
+  ;
+
+bound
+  : which=('lower' | 'upper') '=' boundExpr
+  ;
+
+// Statements -----------------------------------------------------------------------------------
+
+statement
+  : type IDENT ('=' expr)? ';'                                       # declStmt
+  | 'target' '+=' expr ';'                                          # targetStmt
+  | 'for' '(' IDENT 'in' expr ':' expr ')' statement               # forStmt
+  | 'if' '(' expr ')' statement ('else' statement)?                 # ifStmt
+  | '{' statement* '}'                                              # blockStmt
+  | expr stmtTail ';'                                                # exprStmt
+  ;
+
+// One rule for `lhs ~ dist(...)` and `lhs = rhs`, so the parser decides after the left side.
+stmtTail
+  : '~' IDENT '(' exprList? ')'                                     # tildeTail
+  | op=('=' | '+=' | '-=' | '*=' | '/=') expr                       # assignTail
+  ;
+
+// Expressions, loosest binding first at the bottom. ANTLR gives earlier alternatives higher
+// precedence; `<assoc=right>` marks the right-associative operators.
+expr
+  : primary                                                         # primaryExpr
+  | expr '[' indices ']'                                            # indexExpr
+  | expr '\''                                                       # transposeExpr
+  | <assoc=right> expr op=('^' | '.^') expr                         # powerExpr
+  | op=('-' | '!' | '+') expr                                       # unaryExpr
+  | expr op=('.*' | './') expr                                      # elementwiseExpr
+  | expr op=('*' | '/' | '%') expr                                  # mulExpr
+  | expr op=('+' | '-') expr                                        # addExpr
+  | expr op=('<' | '<=' | '>' | '>=') expr                          # compareExpr
+  | expr op=('==' | '!=') expr                                      # equalityExpr
+  | expr op='&&' expr                                               # andExpr
+  | expr op='||' expr                                               # orExpr
+  | <assoc=right> expr op='?' expr ':' expr                         # condExpr
+  ;
+
+// Bound expressions stop before comparisons, so that in `<lower=0, upper=N>` the `>` closes the
+// bounds. Wrap a comparison in parentheses to use one in a bound.
+boundExpr
+  : primary                                                         # boundPrimary
+  | boundExpr '[' indices ']'                                       # boundIndex
+  | boundExpr '\''                                                  # boundTranspose
+  | <assoc=right> boundExpr op=('^' | '.^') boundExpr               # boundPower
+  | op=('-' | '+') boundExpr                                        # boundUnary
+  | boundExpr op=('.*' | './') boundExpr                            # boundElementwise
+  | boundExpr op=('*' | '/' | '%') boundExpr                        # boundMul
+  | boundExpr op=('+' | '-') boundExpr                              # boundAdd
+  ;
+
+primary
+  : INT_LITERAL                                                     # intLiteral
+  | REAL_LITERAL                                                    # realLiteral
+  | IDENT '(' callArgs? ')'                                          # callExpr
+  | IDENT                                                           # nameExpr
+  | '(' expr ')'                                                    # parenExpr
+  ;
+
+exprList
+  : expr (',' expr)*
+  ;
+
+// f(a, b) or, for densities, f(y | a, b).
+callArgs
+  : expr (bar='|' exprList | (',' expr)*)
+  ;
+
+indices
+  : index (',' index)*
+  ;
+
+// i, lo:hi, lo:, :hi or :
+index
+  : lo=expr (colon=':' hi=expr?)?
+  | colon=':' hi=expr?
+  ;
+
+// Lexer ----------------------------------------------------------------------------------------
+
+INT_LITERAL  : DIGIT+ ;
+REAL_LITERAL : DIGIT+ '.' DIGIT* EXPONENT?
+             | '.' DIGIT+ EXPONENT?
+             | DIGIT+ EXPONENT
+             ;
+IDENT        : [a-zA-Z] [a-zA-Z0-9_]* ;
+
+fragment DIGIT    : [0-9] ;
+fragment EXPONENT : [eE] [+-]? DIGIT+ ;
+
+LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
+BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
+WS            : [ \t\r\n\f]+ -> skip ;

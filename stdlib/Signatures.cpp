@@ -1,0 +1,337 @@
+#include "stdlib/Signatures.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace pvi::stdlib {
+
+using P = Param;
+
+std::string describe(Param p) {
+  switch (p) {
+    case P::Int: return "int";
+    case P::Real: return "real";
+    case P::Vector: return "vector";
+    case P::RowVector: return "row_vector";
+    case P::Matrix: return "matrix";
+    case P::IntArray: return "array[] int";
+    case P::Ints: return "int or array[] int";
+    case P::Reals: return "real, vector, row_vector or array[] real";
+    case P::Container: return "vector, row_vector or array[] real";
+    case P::Any: return "a numeric value";
+  }
+  return "?";
+}
+
+std::optional<Size> length1D(const Type& t) {
+  if (t.arrayDims.size() == 1 && t.shape == Shape::Scalar) return t.arrayDims[0];
+  if (t.isArray()) return std::nullopt;
+  if (t.shape == Shape::Vector) return t.rows;
+  if (t.shape == Shape::RowVector) return t.cols;
+  return std::nullopt;
+}
+
+bool accepts(Param p, const Type& t) {
+  bool oneDimArray = t.arrayDims.size() == 1 && t.shape == Shape::Scalar;
+  switch (p) {
+    case P::Int: return t.isIntScalar();
+    case P::Real: return t.isScalar();
+    case P::Vector: return !t.isArray() && t.shape == Shape::Vector;
+    case P::RowVector: return !t.isArray() && t.shape == Shape::RowVector;
+    case P::Matrix: return !t.isArray() && t.shape == Shape::Matrix;
+    case P::IntArray: return oneDimArray && t.base == Base::Int;
+    case P::Ints: return t.isIntScalar() || (oneDimArray && t.base == Base::Int);
+    case P::Reals: return t.isScalar() || t.isEigen() || oneDimArray;
+    case P::Container: return t.isEigen() || oneDimArray;
+    case P::Any: return true;
+  }
+  return false;
+}
+
+void SizeChecker::requireEqual(const Size& a, const Size& b, const std::string& what) {
+  switch (compareSizes(a, b)) {
+    case SizeRelation::Equal: return;
+    case SizeRelation::Different: errors.push_back(what + " (" + a.text + " vs " + b.text + ")"); return;
+    case SizeRelation::Unknown: deferred.push_back({a, b, what}); return;
+  }
+}
+
+namespace {
+
+Type realOf(Type t) {
+  t.base = Base::Real;
+  return t;
+}
+
+// Every non-scalar argument must have the same shape and sizes; the result is that shape.
+void requireSameShape(const std::vector<Type>& ts, SizeChecker& sizes, const std::string& what) {
+  const Type* first = nullptr;
+  for (const Type& t : ts) {
+    if (t.isScalar()) continue;
+    if (first == nullptr) {
+      first = &t;
+      continue;
+    }
+    auto la = length1D(*first), lb = length1D(t);
+    if (la && lb) {
+      sizes.requireEqual(*la, *lb, "sizes of " + what + " differ");
+    } else if (first->shape == Shape::Matrix && t.shape == Shape::Matrix && !first->isArray() && !t.isArray()) {
+      sizes.requireEqual(first->rows, t.rows, "row counts of " + what + " differ");
+      sizes.requireEqual(first->cols, t.cols, "column counts of " + what + " differ");
+    } else {
+      sizes.errors.push_back("shapes of " + what + " differ (" + toString(*first) + " vs " + toString(t) + ")");
+    }
+  }
+}
+
+Type promoteScalars(const std::vector<Type>& ts) {
+  bool allInt = std::all_of(ts.begin(), ts.end(), [](const Type& t) { return t.base == Base::Int; });
+  return allInt ? Type::intScalar() : Type::realScalar();
+}
+
+ResultRule returns(Type t) {
+  return [t](const CallArgs&) { return t; };
+}
+ResultRule returnsArgAsReal(size_t i) {
+  return [i](const CallArgs& a) { return realOf(a.types[i]); };
+}
+// Element-wise binary operation of two same-kind operands (or scalar with anything).
+ResultRule elementwise(const std::string& what) {
+  return [what](const CallArgs& a) {
+    requireSameShape(a.types, a.sizes, "the operands of " + what);
+    for (const Type& t : a.types)
+      if (!t.isScalar()) return realOf(t);
+    return promoteScalars(a.types);
+  };
+}
+
+std::vector<FunctionEntry> buildOperators() {
+  std::vector<FunctionEntry> ops;
+  auto arith = [&](const std::string& op) {
+    FunctionEntry e{op, {}};
+    e.signatures.push_back({{P::Real, P::Real}, [](const CallArgs& a) { return promoteScalars(a.types); }});
+    for (P c : {P::Vector, P::RowVector, P::Matrix}) {
+      e.signatures.push_back({{c, c}, elementwise("'" + op + "'")});
+      e.signatures.push_back({{P::Real, c}, returnsArgAsReal(1)});
+      e.signatures.push_back({{c, P::Real}, returnsArgAsReal(0)});
+    }
+    ops.push_back(std::move(e));
+  };
+  arith("+");
+  arith("-");
+
+  FunctionEntry mul{"*", {}};
+  mul.signatures.push_back({{P::Real, P::Real}, [](const CallArgs& a) { return promoteScalars(a.types); }});
+  for (P c : {P::Vector, P::RowVector, P::Matrix}) {
+    mul.signatures.push_back({{P::Real, c}, returnsArgAsReal(1)});
+    mul.signatures.push_back({{c, P::Real}, returnsArgAsReal(0)});
+  }
+  auto inner = [](const Size& a, const Size& b, SizeChecker& s) {
+    s.requireEqual(a, b, "inner dimensions of '*' differ");
+  };
+  mul.signatures.push_back({{P::Matrix, P::Vector}, [inner](const CallArgs& a) {
+                              inner(a.types[0].cols, a.types[1].rows, a.sizes);
+                              return Type::vector(a.types[0].rows);
+                            }});
+  mul.signatures.push_back({{P::RowVector, P::Matrix}, [inner](const CallArgs& a) {
+                              inner(a.types[0].cols, a.types[1].rows, a.sizes);
+                              return Type::rowVector(a.types[1].cols);
+                            }});
+  mul.signatures.push_back({{P::Matrix, P::Matrix}, [inner](const CallArgs& a) {
+                              inner(a.types[0].cols, a.types[1].rows, a.sizes);
+                              return Type::matrix(a.types[0].rows, a.types[1].cols);
+                            }});
+  mul.signatures.push_back({{P::RowVector, P::Vector}, [inner](const CallArgs& a) {
+                              inner(a.types[0].cols, a.types[1].rows, a.sizes);
+                              return Type::realScalar();
+                            }});
+  mul.signatures.push_back({{P::Vector, P::RowVector},
+                            [](const CallArgs& a) { return Type::matrix(a.types[0].rows, a.types[1].cols); }});
+  ops.push_back(std::move(mul));
+
+  FunctionEntry div{"/", {}};
+  div.signatures.push_back({{P::Real, P::Real}, [](const CallArgs& a) { return promoteScalars(a.types); }});
+  for (P c : {P::Vector, P::RowVector, P::Matrix}) div.signatures.push_back({{c, P::Real}, returnsArgAsReal(0)});
+  ops.push_back(std::move(div));
+
+  ops.push_back({"%", {{{P::Int, P::Int}, returns(Type::intScalar())}}});
+
+  auto elementwiseOp = [&](const std::string& op) {
+    FunctionEntry e{op, {}};
+    for (P c : {P::Vector, P::RowVector, P::Matrix}) {
+      e.signatures.push_back({{c, c}, elementwise("'" + op + "'")});
+      e.signatures.push_back({{P::Real, c}, returnsArgAsReal(1)});
+      e.signatures.push_back({{c, P::Real}, returnsArgAsReal(0)});
+    }
+    return e;
+  };
+  ops.push_back(elementwiseOp(".*"));
+  ops.push_back(elementwiseOp("./"));
+  FunctionEntry pow{"^", {{{P::Real, P::Real}, returns(Type::realScalar())}}};
+  ops.push_back(std::move(pow));
+  FunctionEntry epow = elementwiseOp(".^");
+  epow.signatures.insert(epow.signatures.begin(), {{P::Real, P::Real}, returns(Type::realScalar())});
+  ops.push_back(std::move(epow));
+
+  FunctionEntry neg{"u-", {{{P::Real}, [](const CallArgs& a) { return a.types[0]; }}}};
+  for (P c : {P::Vector, P::RowVector, P::Matrix}) neg.signatures.push_back({{c}, returnsArgAsReal(0)});
+  ops.push_back(neg);
+  neg.name = "u+";
+  ops.push_back(neg);
+  ops.push_back({"!", {{{P::Real}, returns(Type::intScalar())}}});
+  for (const char* op : {"<", "<=", ">", ">=", "==", "!=", "&&", "||"})
+    ops.push_back({op, {{{P::Real, P::Real}, returns(Type::intScalar())}}});
+
+  ops.push_back({"'",
+                 {{{P::Vector}, [](const CallArgs& a) { return Type::rowVector(a.types[0].rows); }},
+                  {{P::RowVector}, [](const CallArgs& a) { return Type::vector(a.types[0].cols); }},
+                  {{P::Matrix}, [](const CallArgs& a) { return Type::matrix(a.types[0].cols, a.types[0].rows); }}}});
+  return ops;
+}
+
+std::vector<FunctionEntry> buildFunctions() {
+  std::vector<FunctionEntry> fns;
+  // Element-wise real functions of anything numeric; int arguments are promoted.
+  for (const char* f : {"exp", "log", "log1p", "expm1", "log1m", "lgamma", "digamma", "inv_logit", "log_inv_logit",
+                        "log1m_inv_logit", "logit", "sqrt", "square", "tanh", "relu", "inv"}) {
+    fns.push_back({f, {{{P::Any}, returnsArgAsReal(0)}}});
+  }
+  fns.push_back({"abs", {{{P::Int}, returns(Type::intScalar())}, {{P::Any}, returnsArgAsReal(0)}}});
+  fns.push_back({"pow", {{{P::Real, P::Real}, returns(Type::realScalar())}}});
+  fns.push_back({"fmax", {{{P::Real, P::Real}, returns(Type::realScalar())}}});
+  fns.push_back({"fmin", {{{P::Real, P::Real}, returns(Type::realScalar())}}});
+  fns.push_back({"max", {{{P::Int, P::Int}, returns(Type::intScalar())}, {{P::Real, P::Real}, returns(Type::realScalar())}}});
+  fns.push_back({"min", {{{P::Int, P::Int}, returns(Type::intScalar())}, {{P::Real, P::Real}, returns(Type::realScalar())}}});
+  fns.push_back({"log_sum_exp",
+                 {{{P::Real, P::Real}, returns(Type::realScalar())}, {{P::Container}, returns(Type::realScalar())}}});
+  for (const char* f : {"softmax", "log_softmax"}) fns.push_back({f, {{{P::Vector}, returnsArgAsReal(0)}}});
+  fns.push_back({"sum",
+                 {{{P::IntArray}, returns(Type::intScalar())},
+                  {{P::Container}, returns(Type::realScalar())},
+                  {{P::Matrix}, returns(Type::realScalar())}}});
+  fns.push_back({"mean", {{{P::Container}, returns(Type::realScalar())}, {{P::Matrix}, returns(Type::realScalar())}}});
+  auto dot = [](const CallArgs& a) {
+    a.sizes.requireEqual(*length1D(a.types[0]), *length1D(a.types[1]), "sizes of the arguments of 'dot_product' differ");
+    return Type::realScalar();
+  };
+  FunctionEntry dotProduct{"dot_product", {}};
+  for (P x : {P::Vector, P::RowVector})
+    for (P y : {P::Vector, P::RowVector}) dotProduct.signatures.push_back({{x, y}, dot});
+  fns.push_back(std::move(dotProduct));
+  fns.push_back({"rows",
+                 {{{P::Vector}, returns(Type::intScalar())},
+                  {{P::RowVector}, returns(Type::intScalar())},
+                  {{P::Matrix}, returns(Type::intScalar())}}});
+  fns.push_back({"cols", fns.back().signatures});
+  fns.back().name = "cols";
+  fns.push_back({"size", {{{P::Any}, returns(Type::intScalar())}}});
+  fns.push_back({"rep_vector", {{{P::Real, P::Int}, [](const CallArgs& a) { return Type::vector(a.asSize[1]); }}}});
+  fns.push_back(
+      {"rep_row_vector", {{{P::Real, P::Int}, [](const CallArgs& a) { return Type::rowVector(a.asSize[1]); }}}});
+  fns.push_back({"rep_matrix",
+                 {{{P::Real, P::Int, P::Int}, [](const CallArgs& a) { return Type::matrix(a.asSize[1], a.asSize[2]); }}}});
+  fns.push_back({"to_vector",
+                 {{{P::Container}, [](const CallArgs& a) { return Type::vector(*length1D(a.types[0])); }},
+                  {{P::Matrix}, [](const CallArgs& a) {
+                     const Type& m = a.types[0];
+                     if (m.rows.value && m.cols.value) return Type::vector(Size::constant(*m.rows.value * *m.cols.value));
+                     return Type::vector(Size::symbol("(" + m.rows.text + " * " + m.cols.text + ")"));
+                   }}}});
+  fns.push_back({"transpose", {}});
+  fns.back().signatures = findOperator("'")->signatures;
+  return fns;
+}
+
+// Default size rule: all non-scalar arguments have one shape (vectorised densities broadcast).
+std::function<void(const std::vector<Type>&, SizeChecker&)> broadcast(const std::string& name) {
+  return [name](const std::vector<Type>& ts, SizeChecker& s) { requireSameShape(ts, s, "the arguments of '" + name + "'"); };
+}
+
+std::vector<DistributionEntry> buildDistributions() {
+  std::vector<DistributionEntry> ds;
+  auto cont = [&](const std::string& name, std::vector<std::string> params) {
+    std::vector<P> ps(params.size(), P::Reals);
+    ds.push_back({name, false, P::Reals, ps, std::move(params), broadcast(name)});
+  };
+  cont("normal", {"mu", "sigma"});
+  cont("std_normal", {});
+  cont("lognormal", {"mu", "sigma"});
+  cont("cauchy", {"mu", "sigma"});
+  cont("student_t", {"nu", "mu", "sigma"});
+  cont("logistic", {"mu", "sigma"});
+  cont("exponential", {"beta"});
+  cont("gamma", {"alpha", "beta"});
+  cont("inv_gamma", {"alpha", "beta"});
+  cont("beta", {"alpha", "beta"});
+  cont("uniform", {"alpha", "beta"});
+
+  auto disc = [&](const std::string& name, std::vector<P> ps, std::vector<std::string> names) {
+    ds.push_back({name, true, P::Ints, std::move(ps), std::move(names), broadcast(name)});
+  };
+  disc("bernoulli", {P::Reals}, {"theta"});
+  disc("bernoulli_logit", {P::Reals}, {"alpha"});
+  disc("binomial", {P::Ints, P::Reals}, {"N", "theta"});
+  disc("binomial_logit", {P::Ints, P::Reals}, {"N", "alpha"});
+  disc("poisson", {P::Reals}, {"lambda"});
+  disc("poisson_log", {P::Reals}, {"alpha"});
+  disc("neg_binomial_2", {P::Reals, P::Reals}, {"mu", "phi"});
+  // y may be one outcome or an array of outcomes, all with the same logits.
+  ds.push_back({"categorical_logit", true, P::Ints, {P::Vector}, {"beta"},
+                [](const std::vector<Type>&, SizeChecker&) {}});
+
+  ds.push_back({"dirichlet", false, P::Vector, {P::Vector}, {"alpha"},
+                [](const std::vector<Type>& ts, SizeChecker& s) {
+                  s.requireEqual(ts[0].rows, ts[1].rows, "sizes of the arguments of 'dirichlet' differ");
+                }});
+  auto mvn = [](const std::string& name, const std::string& matrixName) {
+    return [name, matrixName](const std::vector<Type>& ts, SizeChecker& s) {
+      s.requireEqual(ts[0].rows, ts[1].rows, "sizes of the variate and the mean of '" + name + "' differ");
+      s.requireEqual(ts[2].rows, ts[2].cols, "the " + matrixName + " of '" + name + "' is not square");
+      s.requireEqual(ts[0].rows, ts[2].rows, "sizes of the variate and the " + matrixName + " of '" + name + "' differ");
+    };
+  };
+  ds.push_back({"multi_normal", false, P::Vector, {P::Vector, P::Matrix}, {"mu", "Sigma"},
+                mvn("multi_normal", "covariance")});
+  ds.push_back({"multi_normal_cholesky", false, P::Vector, {P::Vector, P::Matrix}, {"mu", "L"},
+                mvn("multi_normal_cholesky", "Cholesky factor")});
+  return ds;
+}
+
+template <class T>
+const T* findIn(const std::vector<T>& v, const std::string& name) {
+  for (const T& e : v)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<FunctionEntry>& operators() {
+  static const std::vector<FunctionEntry> table = buildOperators();
+  return table;
+}
+const std::vector<FunctionEntry>& functions() {
+  static const std::vector<FunctionEntry> table = buildFunctions();
+  return table;
+}
+const std::vector<DistributionEntry>& distributions() {
+  static const std::vector<DistributionEntry> table = buildDistributions();
+  return table;
+}
+
+const FunctionEntry* findOperator(const std::string& op) { return findIn(operators(), op); }
+const FunctionEntry* findFunction(const std::string& name) { return findIn(functions(), name); }
+const DistributionEntry* findDistribution(const std::string& name) { return findIn(distributions(), name); }
+
+const DistributionEntry* findDensityFunction(const std::string& name) {
+  for (const char* suffix : {"_lpdf", "_lpmf"}) {
+    std::string s(suffix);
+    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) {
+      const DistributionEntry* d = findDistribution(name.substr(0, name.size() - s.size()));
+      if (d && d->discrete == (s == "_lpmf")) return d;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace pvi::stdlib
