@@ -42,7 +42,7 @@ bool accepts(Param p, const Type& t) {
     case P::IntArray: return oneDimArray && t.base == Base::Int;
     case P::Ints: return t.isIntScalar() || (oneDimArray && t.base == Base::Int);
     case P::Reals: return t.isScalar() || t.isEigen() || oneDimArray;
-    case P::Container: return t.isEigen() || oneDimArray;
+    case P::Container: return (t.isEigen() && t.shape != Shape::Matrix) || oneDimArray;
     case P::Any: return true;
   }
   return false;
@@ -229,7 +229,13 @@ std::vector<FunctionEntry> buildFunctions() {
   fns.push_back(
       {"rep_row_vector", {{{P::Real, P::Int}, [](const CallArgs& a) { return Type::rowVector(a.asSize[1]); }}}});
   fns.push_back({"rep_matrix",
-                 {{{P::Real, P::Int, P::Int}, [](const CallArgs& a) { return Type::matrix(a.asSize[1], a.asSize[2]); }}}});
+                 {{{P::Real, P::Int, P::Int}, [](const CallArgs& a) { return Type::matrix(a.asSize[1], a.asSize[2]); }},
+                  // n copies of a column vector side by side; m copies of a row vector stacked.
+                  {{P::Vector, P::Int}, [](const CallArgs& a) { return Type::matrix(a.types[0].rows, a.asSize[1]); }},
+                  {{P::RowVector, P::Int},
+                   [](const CallArgs& a) { return Type::matrix(a.asSize[1], a.types[0].cols); }}}});
+  // log(theta * exp(lp1) + (1 - theta) * exp(lp2)), a two-component mixture on the log scale.
+  fns.push_back({"log_mix", {{{P::Real, P::Real, P::Real}, returns(Type::realScalar())}}});
   fns.push_back({"to_vector",
                  {{{P::Container}, [](const CallArgs& a) { return Type::vector(*length1D(a.types[0])); }},
                   {{P::Matrix}, [](const CallArgs& a) {

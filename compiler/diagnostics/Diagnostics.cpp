@@ -59,7 +59,7 @@ void renderOne(std::ostream& out, const SourceFile& file, const Diagnostic& d, b
 
   std::string_view line = file.lineText(lc.line);
   std::string number = std::to_string(lc.line);
-  std::string gutter(number.size() + 1, ' ');
+  std::string gutter(number.size() + 2, ' ');
   out << ' ' << number << " | " << line << '\n';
 
   // The caret line copies tabs from the source line so the caret stays aligned.

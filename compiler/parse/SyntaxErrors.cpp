@@ -26,7 +26,7 @@ std::string describeExpected(antlr4::Parser* parser, const antlr4::misc::Interva
     else if (name == "REAL_LITERAL") name = "a real number";
     names.push_back(name);
   }
-  if (names.empty() || names.size() > 6) return "";
+  if (names.empty() || names.size() > 8) return "";
   std::string out = "; expected ";
   for (size_t i = 0; i < names.size(); ++i) {
     if (i > 0) out += i + 1 == names.size() ? " or " : ", ";

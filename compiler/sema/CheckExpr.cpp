@@ -125,8 +125,9 @@ Type Checker::applySignature(const stdlib::FunctionEntry& f, Expr& e, const std:
     if (!ok) continue;
     stdlib::SizeChecker sizes;
     Type result = sig->result(stdlib::CallArgs{types, asSize, sizes});
+    bool mismatch = !sizes.errors.empty();
     recordSizes(sizes, at);
-    return result;
+    return mismatch ? Type::poisoned() : result;
   }
   if (isOperator) {
     std::string shown = operatorSpelling(f.name);
@@ -175,6 +176,17 @@ Type Checker::checkCall(Expr& e) {
     checkDistributionArgs(*d, args, e.nameSpan, e.text);
     markPriors(*e.args[0]);
     return diags_.errorCount() == errorsBefore ? Type::realScalar() : Type::poisoned();
+  }
+  for (const char* suffix : {"_lpdf", "_lpmf"}) {
+    std::string sfx(suffix);
+    if (e.text.size() <= sfx.size() || e.text.compare(e.text.size() - sfx.size(), sfx.size(), sfx) != 0) continue;
+    const std::string base = e.text.substr(0, e.text.size() - sfx.size());
+    if (const auto* d = stdlib::findDistribution(base)) {  // the other suffix of a known distribution
+      for (ExprPtr& a : e.args) checkExpr(*a);
+      diags_.error(e.nameSpan, "'" + base + "' is " + (d->discrete ? "discrete" : "continuous") + "; its density is " +
+                                   base + (d->discrete ? "_lpmf" : "_lpdf") + ", not " + e.text);
+      return Type::poisoned();
+    }
   }
   std::vector<Type> types;
   std::vector<Size> sizes;

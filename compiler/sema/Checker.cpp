@@ -80,7 +80,8 @@ void collectDeclarations(const std::vector<StmtPtr>& stmts, std::unordered_multi
 
 std::string closestName(const std::string& name, const std::vector<std::string>& candidates) {
   std::string best;
-  size_t bestDist = std::max<size_t>(1, name.size() / 3) + 1;
+  if (name.size() < 3) return best;
+  size_t bestDist = (name.size() < 4 ? 1 : std::max<size_t>(2, name.size() / 3)) + 1;  // accepted: below this
   for (const std::string& c : candidates) {
     std::vector<size_t> row(c.size() + 1);
     for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
@@ -121,7 +122,7 @@ void Checker::run() {
           if (a.args[i] == p) diags_.warning(a.argSpans[i], "partition '" + p + "' has no 'data per " + p + "' block");
     }
   }
-  if (!diags_.hasErrors()) assignFactors();
+  assignFactors();
   warnMissingPriors();
 }
 

@@ -9,6 +9,9 @@ namespace pvi {
 
 namespace {
 
+constexpr const char* kSizeRule = "sizes may use only data";
+constexpr const char* kFlowRule = "loops and conditions may use only data";
+
 std::string describeOwner(const Symbol& s) {
   return (s.kind == SymbolKind::Local ? "local '" : "'") + s.name + "'";
 }
@@ -19,6 +22,9 @@ Taint Checker::taintOf(const Expr& e) const {
   Taint t;
   if (e.kind == ExprKind::Name && e.symbol != nullptr) t.merge(e.symbol->taint);
   for (const ExprPtr& a : e.args) t.merge(taintOf(*a));
+  // size(), rows() and cols() read only the declared shape, which is data (of the variable's
+  // partition), never the value of a latent.
+  if (e.kind == ExprKind::Call && (e.text == "size" || e.text == "rows" || e.text == "cols")) t.latent = nullptr;
   for (const IndexSyntax& i : e.indices) {
     if (i.lo) t.merge(taintOf(*i.lo));
     if (i.hi) t.merge(taintOf(*i.hi));
@@ -61,12 +67,12 @@ class FactorAssigner {
     }
   }
 
-  // Control flow may depend on data only: the density must be a smooth function of the latents.
-  void requireData(const Expr& e, const char* what) {
+  // Sizes and control flow may depend on data only: shapes must be known when data are bound,
+  // and the density must be a smooth function of the latents.
+  void requireData(const Expr& e, const std::string& what, const char* rule) {
     Taint t = c_.taintOf(e);
     if (t.latent != nullptr && !t.poisoned) {
-      c_.diags_.error(e.span, std::string(what) + " depends on latent '" + t.latent->name +
-                                  "'; loops and conditions may use only data");
+      c_.diags_.error(e.span, what + " depends on latent '" + t.latent->name + "'; " + rule);
     }
   }
 
@@ -77,8 +83,8 @@ class FactorAssigner {
         for (const ExprPtr& d : s.declType->arrayDims) t.merge(c_.taintOf(*d));
         for (const ExprPtr& d : s.declType->elemDims) t.merge(c_.taintOf(*d));
         if (final_) {
-          for (const ExprPtr& d : s.declType->arrayDims) requireData(*d, "the size of a variable");
-          for (const ExprPtr& d : s.declType->elemDims) requireData(*d, "the size of a variable");
+          for (const ExprPtr& d : s.declType->arrayDims) requireData(*d, "the size of '" + s.name + "'", kSizeRule);
+          for (const ExprPtr& d : s.declType->elemDims) requireData(*d, "the size of '" + s.name + "'", kSizeRule);
         }
         if (!s.exprs.empty()) t.merge(c_.taintOf(*s.exprs[0]));
         update(s.declared, t);
@@ -117,8 +123,8 @@ class FactorAssigner {
         t.merge(c_.taintOf(*s.exprs[0]));
         t.merge(c_.taintOf(*s.exprs[1]));
         if (final_) {
-          requireData(*s.exprs[0], "the lower bound of the loop");
-          requireData(*s.exprs[1], "the upper bound of the loop");
+          requireData(*s.exprs[0], "the lower bound of the loop", kFlowRule);
+          requireData(*s.exprs[1], "the upper bound of the loop", kFlowRule);
         }
         update(s.declared, t);
         walk(*s.body[0], t);
@@ -127,7 +133,7 @@ class FactorAssigner {
       case StmtKind::If: {
         Taint t = ctx;
         t.merge(c_.taintOf(*s.exprs[0]));
-        if (final_) requireData(*s.exprs[0], "the condition of 'if'");
+        if (final_) requireData(*s.exprs[0], "the condition of 'if'", kFlowRule);
         for (StmtPtr& b : s.body) walk(*b, t);
         return;
       }

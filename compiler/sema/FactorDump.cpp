@@ -1,5 +1,6 @@
 #include "compiler/sema/FactorDump.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include "compiler/ast/AstPrint.hpp"
@@ -36,11 +37,18 @@ void dumpFactors(std::ostream& out, const CheckedProgram& p, const SourceFile& f
   if (p.partitions.empty()) out << " (none)";
   for (const std::string& name : p.partitions) out << ' ' << name;
   out << "\n\nvariables:\n";
+  auto isBlockVariable = [](const Symbol& s) {
+    return s.kind != SymbolKind::ModelVar && s.kind != SymbolKind::LoopVar && s.kind != SymbolKind::GeneratedVar;
+  };
+  auto roleOf = [](const Symbol& s) {
+    return std::string(symbolKindName(s.kind)) + (s.partition.empty() ? "" : " " + s.partition);
+  };
+  size_t width = 0;
+  for (const auto& s : p.symbols)
+    if (isBlockVariable(*s)) width = std::max(width, roleOf(*s).size());
   for (const auto& s : p.symbols) {
-    if (s->kind == SymbolKind::ModelVar || s->kind == SymbolKind::LoopVar || s->kind == SymbolKind::GeneratedVar)
-      continue;
-    std::string role = symbolKindName(s->kind);
-    if (!s->partition.empty()) role += " " + s->partition;
+    if (!isBlockVariable(*s)) continue;
+    std::string role = roleOf(*s);
     const TypeSyntax& ts = *s->decl->declType;
     std::string bounds;
     if (ts.lower || ts.upper) {
@@ -50,7 +58,7 @@ void dumpFactors(std::ostream& out, const CheckedProgram& p, const SourceFile& f
       if (ts.upper) bounds += "upper=" + printExpr(*ts.upper);
       bounds += ">";
     }
-    out << "  " << role << std::string(role.size() < 16 ? 16 - role.size() : 1, ' ') << s->name << " : "
+    out << "  " << role << std::string(width + 2 - role.size(), ' ') << s->name << " : "
         << toString(s->type) << bounds << '\n';
   }
   auto section = [&](const std::string& title, const std::vector<AssignedStatement>& stmts, const FactorRef& f) {
