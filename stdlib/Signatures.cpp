@@ -16,7 +16,7 @@ std::string describe(Param p) {
     case P::Matrix: return "matrix";
     case P::IntArray: return "array[] int";
     case P::Ints: return "int or array[] int";
-    case P::Reals: return "real, vector, row_vector or array[] real";
+    case P::Reals: return "real, vector, row_vector, matrix or array[] real";
     case P::Container: return "vector, row_vector or array[] real";
     case P::Any: return "a numeric value";
   }
@@ -203,7 +203,9 @@ std::vector<FunctionEntry> buildFunctions() {
   fns.push_back({"max", {{{P::Int, P::Int}, returns(Type::intScalar())}, {{P::Real, P::Real}, returns(Type::realScalar())}}});
   fns.push_back({"min", {{{P::Int, P::Int}, returns(Type::intScalar())}, {{P::Real, P::Real}, returns(Type::realScalar())}}});
   fns.push_back({"log_sum_exp",
-                 {{{P::Real, P::Real}, returns(Type::realScalar())}, {{P::Container}, returns(Type::realScalar())}}});
+                 {{{P::Real, P::Real}, returns(Type::realScalar())},
+                  {{P::Container}, returns(Type::realScalar())},
+                  {{P::Matrix}, returns(Type::realScalar())}}});
   for (const char* f : {"softmax", "log_softmax"}) fns.push_back({f, {{{P::Vector}, returnsArgAsReal(0)}}});
   fns.push_back({"sum",
                  {{{P::IntArray}, returns(Type::intScalar())},

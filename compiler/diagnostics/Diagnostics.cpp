@@ -21,13 +21,12 @@ Diagnostic& Diagnostics::add(Severity s, Span span, std::string message) {
 }
 
 Diagnostic& Diagnostics::error(Span span, std::string message) {
-  ++errors_;
-  Diagnostic& d = add(Severity::Error, span, std::move(message));
-  if (errors_ >= maxErrors_) {
+  if (errors_ >= maxErrors_) {  // one more than the limit: stop the phase
     truncated_ = true;
     throw TooManyErrors{};
   }
-  return d;
+  ++errors_;
+  return add(Severity::Error, span, std::move(message));
 }
 
 Diagnostic& Diagnostics::warning(Span span, std::string message) {
@@ -85,7 +84,7 @@ void Diagnostics::render(std::ostream& out, bool color) const {
     renderOne(out, file_, d, color);
     for (const Diagnostic& n : d.notes) renderOne(out, file_, n, color);
   }
-  if (truncated_) out << file_.path() << ": too many errors (" << errors_ << "), stopping\n";
+  if (truncated_) out << file_.path() << ": more than " << errors_ << " errors, stopping\n";
   if (errors_ > 0 || warnings_ > 0) {
     out << file_.path() << ": " << errors_ << (errors_ == 1 ? " error" : " errors") << ", " << warnings_
         << (warnings_ == 1 ? " warning" : " warnings") << '\n';

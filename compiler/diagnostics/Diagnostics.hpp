@@ -36,7 +36,6 @@ class Diagnostics {
   size_t errorCount() const { return errors_; }
   size_t warningCount() const { return warnings_; }
   bool hasErrors() const { return errors_ > 0; }
-  bool limitReached() const { return errors_ >= maxErrors_; }
   const SourceFile& file() const { return file_; }
 
   // Sorted by position (stable), so the order does not depend on the phase that found them.

@@ -13,6 +13,13 @@ std::string describeToken(antlr4::Token* t) {
   return "'" + text + "'";
 }
 
+std::string friendlyTokenName(std::string name) {
+  if (name == "IDENT") return "a name";
+  if (name == "INT_LITERAL") return "an integer";
+  if (name == "REAL_LITERAL") return "a real number";
+  return name;
+}
+
 std::string describeExpected(antlr4::Parser* parser, const antlr4::misc::IntervalSet& expected) {
   std::vector<std::string> names;
   for (size_t type : expected.toList()) {
@@ -20,11 +27,7 @@ std::string describeExpected(antlr4::Parser* parser, const antlr4::misc::Interva
       names.push_back("end of file");
       continue;
     }
-    std::string name = parser->getVocabulary().getDisplayName(type);
-    if (name == "IDENT") name = "a name";
-    else if (name == "INT_LITERAL") name = "an integer";
-    else if (name == "REAL_LITERAL") name = "a real number";
-    names.push_back(name);
+    names.push_back(friendlyTokenName(parser->getVocabulary().getDisplayName(type)));
   }
   if (names.empty() || names.size() > 8) return "";
   std::string out = "; expected ";
@@ -57,7 +60,7 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
   if (msg.rfind("missing ", 0) == 0) {
     // ANTLR: "missing ';' at 'x'": the parser inserted the token to recover.
     size_t atPos = msg.rfind(" at ");
-    message = "expected " + msg.substr(8, atPos - 8) + " before " + describeToken(offending);
+    message = "expected " + friendlyTokenName(msg.substr(8, atPos - 8)) + " before " + describeToken(offending);
   } else {
     antlr4::misc::IntervalSet expected;
     try {

@@ -1,5 +1,8 @@
 // Type and shape inference for expressions.
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/sema/Checker.hpp"
@@ -20,7 +23,11 @@ std::string paramList(const stdlib::Signature& sig) {
   return s + ")";
 }
 
-std::string operatorSpelling(const std::string& op) { return op == "u-" ? "-" : op == "u+" ? "+" : op; }
+// "operator '+'", or "transpose (')".
+std::string operatorName(const std::string& op) {
+  if (op == "'") return "transpose (')";
+  return "operator '" + (op == "u-" ? std::string("-") : op == "u+" ? std::string("+") : op) + "'";
+}
 
 }  // namespace
 
@@ -38,7 +45,17 @@ Type Checker::checkExpr(Expr& e) {
       }
       break;
     }
-    case ExprKind::RealLit: t = Type::realScalar(); break;
+    case ExprKind::RealLit: {
+      errno = 0;
+      double v = std::strtod(e.text.c_str(), nullptr);
+      if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL)) {
+        diags_.error(e.span, "real literal " + e.text + " is too large; the largest real is about 1.8e308");
+        t = Type::poisoned();
+      } else {
+        t = Type::realScalar();
+      }
+      break;
+    }
     case ExprKind::Name: {
       Symbol* sym = lookup(e.text);
       if (sym == nullptr) {
@@ -130,9 +147,9 @@ Type Checker::applySignature(const stdlib::FunctionEntry& f, Expr& e, const std:
     return mismatch ? Type::poisoned() : result;
   }
   if (isOperator) {
-    std::string shown = operatorSpelling(f.name);
+    std::string shown = operatorName(f.name);
     if (types.size() == 1) {
-      diags_.error(e.span, "operator '" + shown + "' cannot be applied to " + toString(types[0]));
+      diags_.error(e.span, shown + " cannot be applied to " + toString(types[0]));
     } else {
       std::string hint;
       if (f.name == "*" && types[0].shape == Shape::Vector && types[1].shape == Shape::Vector && !types[0].isArray() &&
@@ -140,7 +157,7 @@ Type Checker::applySignature(const stdlib::FunctionEntry& f, Expr& e, const std:
         hint = "; use dot_product(a, b) or the element-wise '.*'";
       else if (types[0].isArray() || types[1].isArray())
         hint = "; arithmetic on arrays is not defined, use vectors";
-      diags_.error(e.span, "operator '" + shown + "' cannot be applied to " + toString(types[0]) + " and " +
+      diags_.error(e.span, shown + " cannot be applied to " + toString(types[0]) + " and " +
                                toString(types[1]) + hint);
     }
     return Type::poisoned();
@@ -163,11 +180,15 @@ Type Checker::applySignature(const stdlib::FunctionEntry& f, Expr& e, const std:
 
 Type Checker::checkCall(Expr& e) {
   if (const stdlib::DistributionEntry* d = stdlib::findDensityFunction(e.text)) {
-    if (!e.conditional) {
+    if (!e.conditional && !(d->params.empty() && e.args.size() == 1)) {
       for (ExprPtr& a : e.args) checkExpr(*a);
       std::string example = e.text + "(y | ";
       for (size_t i = 0; i < d->paramNames.size(); ++i) example += (i ? ", " : "") + d->paramNames[i];
       diags_.error(e.nameSpan, "'" + e.text + "' takes its variate before a '|', as in " + example + ")");
+      return Type::poisoned();
+    }
+    if (e.args.empty()) {
+      diags_.error(e.nameSpan, "'" + e.text + "' needs a variate");
       return Type::poisoned();
     }
     std::vector<Expr*> args;
@@ -302,7 +323,13 @@ Size Checker::sizeValue(const Expr& e) const {
       std::from_chars(e.text.data(), e.text.data() + e.text.size(), v);
       return Size::constant(v);
     }
-    case ExprKind::Name: return Size::symbol(e.text);
+    case ExprKind::Name:
+      if (e.symbol != nullptr && reassigned_.count(e.symbol->name) &&
+          (e.symbol->kind == SymbolKind::ModelVar || e.symbol->kind == SymbolKind::GeneratedVar)) {
+        LineCol lc = diags_.file().lineCol(e.span.begin);
+        return Size::symbol(e.text + "@" + std::to_string(lc.line) + ":" + std::to_string(lc.col));
+      }
+      return Size::symbol(e.text);
     case ExprKind::Unary:
       if (e.text == "-") {
         Size a = sizeValue(*e.args[0]);

@@ -27,6 +27,7 @@ const Symbol* CheckedProgram::find(const std::string& name) const {
 namespace {
 
 std::string blockName(const Block& b) {
+  if (b.kind == BlockKind::Local && b.partition.empty()) return "local";  // reported as an error
   std::string s = blockKeyword(b.kind);
   if (!b.partition.empty()) s += " " + b.partition;
   return s;
@@ -76,6 +77,19 @@ void collectDeclarations(const std::vector<StmtPtr>& stmts, std::unordered_multi
   }
 }
 
+const Expr* assignedRoot(const Expr* e) {
+  while (e->kind == ExprKind::Index) e = e->args[0].get();
+  return e;
+}
+
+void collectAssigned(const std::vector<StmtPtr>& stmts, std::unordered_set<std::string>& out) {
+  for (const auto& s : stmts) {
+    if (s->kind == StmtKind::Assign && assignedRoot(s->exprs[0].get())->kind == ExprKind::Name)
+      out.insert(assignedRoot(s->exprs[0].get())->text);
+    collectAssigned(s->body, out);
+  }
+}
+
 }  // namespace
 
 std::string closestName(const std::string& name, const std::vector<std::string>& candidates) {
@@ -110,17 +124,18 @@ CheckedProgram checkProgram(Program program, Diagnostics& diags) {
 }
 
 void Checker::run() {
-  for (const Block& b : out_.program.blocks) collectDeclarations(b.stmts, allDeclarations_);
+  for (const Block& b : out_.program.blocks) {
+    collectDeclarations(b.stmts, allDeclarations_);
+    collectAssigned(b.stmts, reassigned_);
+  }
   scopes_.emplace_back();
   checkAnnotations();
   checkBlockOrder();
   for (Block& b : out_.program.blocks) checkBlock(b);
-  for (const std::string& p : out_.partitions) {
-    if (std::find(usedPartitions_.begin(), usedPartitions_.end(), p) == usedPartitions_.end()) {
-      for (const Annotation& a : out_.program.annotations)
-        for (size_t i = 0; i < a.args.size(); ++i)
-          if (a.args[i] == p) diags_.warning(a.argSpans[i], "partition '" + p + "' has no 'data per " + p + "' block");
-    }
+  for (size_t i = 0; i < out_.partitions.size(); ++i) {
+    const std::string& p = out_.partitions[i];
+    if (std::find(dataPartitions_.begin(), dataPartitions_.end(), p) == dataPartitions_.end())
+      diags_.warning(partitionSpans_[i], "partition '" + p + "' has no 'data per " + p + "' block");
   }
   assignFactors();
   warnMissingPriors();
@@ -148,6 +163,7 @@ void Checker::checkAnnotations() {
         continue;
       }
       out_.partitions.push_back(a.args[i]);
+      partitionSpans_.push_back(a.argSpans[i]);
     }
   }
 }
@@ -185,8 +201,8 @@ void Checker::checkBlockOrder() {
         std::find(out_.partitions.begin(), out_.partitions.end(), b.partition) == out_.partitions.end()) {
       diags_.error(b.partitionSpan, "unknown partition '" + b.partition + "'; declare it with @partition(" +
                                         b.partition + ")");
-    } else if (!b.partition.empty()) {
-      usedPartitions_.push_back(b.partition);
+    } else if (b.kind == BlockKind::PartitionData) {
+      dataPartitions_.push_back(b.partition);
     }
   }
   if (model == nullptr) {
@@ -300,6 +316,10 @@ void Checker::checkBounds(TypeSyntax& ts, const Type& varType, const std::string
       continue;
     }
     if (bt.isScalar()) continue;
+    if (varType.isScalar()) {
+      diags_.error(b->span, prefix + " must be a real; found " + toString(bt));
+      continue;
+    }
     if (kindName(bt) != kindName(varType)) {
       diags_.error(b->span, prefix + " must be a real or a " + kindName(varType) + " like '" + varName + "'; found " +
                                 toString(bt));
@@ -448,8 +468,7 @@ void Checker::checkAssignable(const Type& target, const Type& value, Span at, co
 
 void Checker::checkAssign(Stmt& s, BlockKind block) {
   Expr& lhs = *s.exprs[0];
-  const Expr* root = &lhs;
-  if (root->kind == ExprKind::Index) root = root->args[0].get();
+  const Expr* root = assignedRoot(&lhs);
   Type rhs = checkExpr(*s.exprs[1]);
   if (root->kind != ExprKind::Name) {
     diags_.error(lhs.span, "the left side of '" + s.op + "' must be a variable or an indexed variable");
@@ -535,11 +554,15 @@ void Checker::recordSizes(stdlib::SizeChecker& sizes, Span at) {
   for (auto& d : sizes.deferred) out_.sizeChecks.push_back({std::move(d), at});
 }
 
+// A statement is a prior for a latent when the latent itself is the variate: `b ~`, `b[i] ~`,
+// `to_vector(W) ~`, `beta' ~`. In `(y - m) ~ ...` the variate is y - m, a likelihood term.
 void Checker::markPriors(const Expr& variate) {
   if (variate.kind == ExprKind::Name && variate.symbol != nullptr) {
     const_cast<Symbol*>(variate.symbol)->hasPrior = true;
+  } else if (variate.kind == ExprKind::Index || variate.kind == ExprKind::Transpose ||
+             (variate.kind == ExprKind::Call && variate.text == "to_vector" && variate.args.size() == 1)) {
+    markPriors(*variate.args[0]);
   }
-  for (const ExprPtr& a : variate.args) markPriors(*a);  // not the indices: b[child] makes b the variate
 }
 
 void Checker::warnMissingPriors() {

@@ -2,6 +2,7 @@
 // Internal to compiler/sema: the checker's state, shared by its translation units.
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/diagnostics/Diagnostics.hpp"
@@ -65,7 +66,11 @@ class Checker {
   std::vector<std::unordered_map<std::string, Symbol*>> scopes_;
   // Every declaration in the file, for "used before its declaration" messages.
   std::unordered_multimap<std::string, Span> allDeclarations_;
-  std::vector<std::string> usedPartitions_;
+  std::vector<std::string> dataPartitions_;     // partitions with a `data per` block
+  std::vector<Span> partitionSpans_;            // where each of out_.partitions is declared
+  // Model and generated variables assigned after their declaration: their value in a size is
+  // not one fixed expression, so two uses never compare equal.
+  std::unordered_set<std::string> reassigned_;
 
   friend class FactorAssigner;
 };

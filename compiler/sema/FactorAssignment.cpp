@@ -1,7 +1,7 @@
 // Assigns every model statement to a factor. A statement joins the factor of the partition whose
 // per-partition data or locals it touches, directly, through a variable computed from them, or
 // through the loop or condition around it; otherwise it joins the prior factor.
-#include <set>
+#include <map>
 
 #include "compiler/sema/Checker.hpp"
 
@@ -68,15 +68,29 @@ class FactorAssigner {
   }
 
   // Sizes and control flow may depend on data only: shapes must be known when data are bound,
-  // and the density must be a smooth function of the latents.
+  // and the density must be a smooth function of the latents. The generated block computes no
+  // gradient, so there only sizes are restricted.
   void requireData(const Expr& e, const std::string& what, const char* rule) {
+    if (inGenerated_ && rule == kFlowRule) return;
     Taint t = c_.taintOf(e);
     if (t.latent != nullptr && !t.poisoned) {
       c_.diags_.error(e.span, what + " depends on latent '" + t.latent->name + "'; " + rule);
     }
   }
 
+  // `c ? a : b` is control flow too.
+  void requireDataConditions(const Expr& e) {
+    if (e.kind == ExprKind::Cond) requireData(*e.args[0], "the condition of '?:'", kFlowRule);
+    for (const ExprPtr& a : e.args) requireDataConditions(*a);
+    for (const IndexSyntax& i : e.indices) {
+      if (i.lo) requireDataConditions(*i.lo);
+      if (i.hi) requireDataConditions(*i.hi);
+    }
+  }
+
   void walk(Stmt& s, const Taint& ctx) {
+    if (final_)
+      for (const ExprPtr& e : s.exprs) requireDataConditions(*e);
     switch (s.kind) {
       case StmtKind::Decl: {
         Taint t = ctx;
@@ -89,7 +103,8 @@ class FactorAssigner {
         if (!s.exprs.empty()) t.merge(c_.taintOf(*s.exprs[0]));
         update(s.declared, t);
         if (final_ && s.declared != nullptr) {
-          checkSinglePartition(s.declared->taint, s.span, s.declared);
+          running_[s.declared] = t;
+          checkSinglePartition(running_[s.declared], s.span, s.declared);
           if (inGenerated_) c_.out_.generated.push_back({&s, factorOf(s.declared->taint)});
         }
         return;
@@ -98,7 +113,7 @@ class FactorAssigner {
         Taint t = ctx;
         t.merge(c_.taintOf(*s.exprs[1]));
         const Expr* lhs = s.exprs[0].get();
-        if (lhs->kind == ExprKind::Index) {
+        while (lhs->kind == ExprKind::Index) {
           for (const IndexSyntax& i : lhs->indices) {
             if (i.lo) t.merge(c_.taintOf(*i.lo));
             if (i.hi) t.merge(c_.taintOf(*i.hi));
@@ -107,7 +122,10 @@ class FactorAssigner {
         }
         Symbol* target = const_cast<Symbol*>(lhs->symbol);
         update(target, t);
-        if (final_ && target != nullptr) checkSinglePartition(target->taint, s.span, target);
+        if (final_ && target != nullptr && !target->taint.poisoned) {
+          running_[target].merge(t);
+          checkSinglePartition(running_[target], s.span, target);
+        }
         return;
       }
       case StmtKind::Tilde:
@@ -171,6 +189,9 @@ class FactorAssigner {
   }
 
   Checker& c_;
+  // Final pass: each variable's taint so far in program order, so that a mix of partitions is
+  // reported at the statement that brings in the second one.
+  std::map<Symbol*, Taint> running_;
   bool changed_ = false;
   bool final_ = false;
   bool inGenerated_ = false;

@@ -70,7 +70,22 @@ TEST(Diagnostics, ErrorLimitStopsTheRun) {
   EXPECT_EQ(r.diags->errorCount(), 5u);
   std::ostringstream out;
   r.diags->render(out);
-  EXPECT_NE(out.str().find("m.pvi: too many errors (5), stopping"), std::string::npos);
+  EXPECT_NE(out.str().find("m.pvi: more than 5 errors, stopping"), std::string::npos);
+}
+
+TEST(Diagnostics, ExactlyTheLimitIsNotTruncated) {
+  // Five errors with a limit of five: all shown, each with its note, and no "stopping" line.
+  std::string text = "data { int N; }\nmodel {\n";
+  for (int i = 0; i < 5; ++i) text += "  N = " + std::to_string(i) + ";\n";
+  text += "}\n";
+  FrontendResult r = runFrontend("m.pvi", text, 5);
+  EXPECT_EQ(r.diags->errorCount(), 5u);
+  std::ostringstream out;
+  r.diags->render(out);
+  EXPECT_EQ(out.str().find("stopping"), std::string::npos) << out.str();
+  size_t notes = 0;
+  for (size_t at = out.str().find("note:"); at != std::string::npos; at = out.str().find("note:", at + 1)) ++notes;
+  EXPECT_EQ(notes, 5u) << out.str();
 }
 
 TEST(Diagnostics, SyntaxErrorsAreAllReported) {

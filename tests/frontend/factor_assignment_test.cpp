@@ -96,6 +96,41 @@ TEST(FactorAssignment, MixingThroughAVariableIsReportedOnce) {
             "also uses local 'c' of partition 'lab'\n");
 }
 
+TEST(FactorAssignment, MixingIsReportedWhereTheSecondPartitionComesIn) {
+  EXPECT_EQ(factors(std::string(kTwoPartitions) + "  real t = sum(y);\n  t += sum(z);\n  t ~ normal(0, 1);\n}\n"),
+            "error: 12:3: error: the value of 't' mixes partitions 'hospital' and 'lab': 'y' belongs to 'hospital' "
+            "and 'z' to 'lab'\n");
+}
+
+TEST(FactorAssignment, GeneratedBlockMayBranchOnLatents) {
+  FrontendResult r = check(std::string(kHeader) +
+                           "  mu ~ normal(0, 1);\n  b ~ normal(0, 1);\n}\n"
+                           "generated {\n  real s2 = 0;\n  if (mu > 0) s2 = 1;\n  real t = mu > 0 ? 1 : 0;\n}\n");
+  EXPECT_TRUE(r.ok()) << r.diags->brief();
+}
+
+std::string warnings(const std::string& text) {
+  FrontendResult r = check(text);
+  return r.diags->brief();
+}
+
+TEST(Priors, LatentOnTheLeftOfTildeHasAPrior) {
+  EXPECT_EQ(warnings("global { vector[3] beta; matrix[2, 2] W; real s; }\nmodel {\n  beta[1] ~ normal(0, 1);\n"
+                     "  to_vector(W) ~ normal(0, 1);\n  target += normal_lpdf(s | 0, 1);\n}\n"),
+            "");
+}
+
+TEST(Priors, LatentOnlyInsideAnExpressionHasNoPrior) {
+  EXPECT_EQ(warnings("data { real y; }\nglobal { real m; }\nmodel {\n  (y - m) ~ normal(0, 1);\n}\n"),
+            "2:15: warning: global latent 'm' has no prior statement; it gets an improper flat prior\n");
+}
+
+TEST(Priors, HyperparametersNeedNoPrior) {
+  EXPECT_EQ(warnings("data { real y; }\nhyper { real<lower=0> s; }\nglobal { real m; }\nmodel {\n"
+                     "  m ~ normal(0, s);\n  y ~ normal(m, 1);\n}\n"),
+            "");
+}
+
 TEST(FactorAssignment, GeneratedQuantitiesAreClassifiedToo) {
   FrontendResult r = check(std::string(kHeader) +
                            "  mu ~ normal(0, 1);\n  b ~ normal(0, 1);\n}\n"

@@ -110,6 +110,8 @@ TEST(Types, Functions) {
   EXPECT_EQ(typeOf("log_sum_exp(v)"), "real");
   EXPECT_EQ(typeOf("log_sum_exp(x, 1)"), "real");
   EXPECT_EQ(typeOf("normal_lpdf(v | 0, 1)"), "real");
+  EXPECT_EQ(typeOf("std_normal_lpdf(v)"), "real");
+  EXPECT_EQ(typeOf("log_sum_exp(X)"), "real");
   EXPECT_EQ(typeOf("poisson_log_lpmf(idx | v)"), "real");
   EXPECT_EQ(typeOf("multi_normal_lpdf(v | v, X * X')"), "real");
 }
@@ -128,6 +130,24 @@ TEST(Types, UndecidableSizesAreDeferredToDataBinding) {
   ASSERT_EQ(r.checked->sizeChecks.size(), 1u);  // v + v is provably fine
   EXPECT_EQ(r.checked->sizeChecks[0].check.a.text, "K");
   EXPECT_EQ(r.checked->sizeChecks[0].check.b.text, "N");
+}
+
+TEST(Types, ReassignedIntsAreNotOneSize) {
+  // k changes between the two declarations, so a + b is not known to be well-sized: the
+  // check is deferred instead of passing because both sizes are spelt "k".
+  FrontendResult r = check(
+      "model {\n  int k = 2;\n  vector[k] a = rep_vector(0, k);\n  k = 3;\n  vector[k] b = rep_vector(1, k);\n"
+      "  target += sum(a + b);\n}\n");
+  ASSERT_TRUE(r.ok()) << r.diags->brief();
+  bool deferred = false;
+  for (const auto& c : r.checked->sizeChecks)
+    if (c.check.a.text == "k@3:10" && c.check.b.text == "k@5:10") deferred = true;
+  EXPECT_TRUE(deferred);
+}
+
+TEST(Types, NestedIndexOnTheLeftOfAnAssignment) {
+  FrontendResult r = check("model {\n  array[2] vector[3] m;\n  m[1][2] = 1;\n  m[2] = rep_vector(0, 3);\n}\n");
+  EXPECT_TRUE(r.ok()) << r.diags->brief();
 }
 
 TEST(Types, DeclaredTypesOfVariables) {
