@@ -15,8 +15,20 @@ const char* severityName(Severity s) {
   return "error";
 }
 
+namespace {
+// Messages quote names and source text; a pathological input (a 1 MB name) must not make a
+// pathological message.
+constexpr size_t kMaxMessage = 400;
+std::string bounded(std::string m) {
+  if (m.size() <= kMaxMessage) return m;
+  size_t cut = kMaxMessage - 3;
+  while (cut > 0 && (static_cast<unsigned char>(m[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+  return m.substr(0, cut) + "...";
+}
+}  // namespace
+
 Diagnostic& Diagnostics::add(Severity s, Span span, std::string message) {
-  list_.push_back(Diagnostic{s, span, std::move(message), {}});
+  list_.push_back(Diagnostic{s, span, bounded(std::move(message)), {}});
   return list_.back();
 }
 
@@ -31,11 +43,15 @@ Diagnostic& Diagnostics::error(Span span, std::string message) {
 
 Diagnostic& Diagnostics::warning(Span span, std::string message) {
   ++warnings_;
+  if (warnings_ > maxErrors_) {  // counted, not kept: the summary line reports them
+    spare_ = Diagnostic{Severity::Warning, span, {}, {}};
+    return spare_;
+  }
   return add(Severity::Warning, span, std::move(message));
 }
 
 void Diagnostics::note(Diagnostic& d, Span span, std::string message) {
-  d.notes.push_back(Diagnostic{Severity::Note, span, std::move(message), {}});
+  d.notes.push_back(Diagnostic{Severity::Note, span, bounded(std::move(message)), {}});
 }
 
 std::vector<Diagnostic> Diagnostics::sorted() const {
@@ -57,13 +73,33 @@ void renderOne(std::ostream& out, const SourceFile& file, const Diagnostic& d, b
       << severityName(d.severity) << ": " << reset << bold << d.message << reset << '\n';
 
   std::string_view line = file.lineText(lc.line);
+  // A very long line is shown as a window around the caret, marked with "...".
+  constexpr int kWindow = 160;
+  int firstCol = 1;
+  std::string prefix, suffix;
+  if (line.size() > static_cast<size_t>(kWindow)) {
+    firstCol = std::max(1, lc.col - kWindow / 2);
+    size_t b = 0;
+    for (int c = 1; c < firstCol && b < line.size(); ++c) {
+      ++b;
+      while (b < line.size() && (static_cast<unsigned char>(line[b]) & 0xC0) == 0x80) ++b;
+    }
+    size_t e = b;
+    for (int c = 0; c < kWindow && e < line.size(); ++c) {
+      ++e;
+      while (e < line.size() && (static_cast<unsigned char>(line[e]) & 0xC0) == 0x80) ++e;
+    }
+    if (b > 0) prefix = "...";
+    if (e < line.size()) suffix = "...";
+    line = line.substr(b, e - b);
+  }
   std::string number = std::to_string(lc.line);
   std::string gutter(number.size() + 2, ' ');
-  out << ' ' << number << " | " << line << '\n';
+  out << ' ' << number << " | " << prefix << line << suffix << '\n';
 
   // The caret line copies tabs from the source line so the caret stays aligned.
-  std::string marks;
-  int col = 1;
+  std::string marks(prefix.size(), ' ');
+  int col = firstCol;
   for (size_t i = 0; i < line.size() && col < lc.col; ++i) {
     unsigned char c = static_cast<unsigned char>(line[i]);
     if ((c & 0xC0) == 0x80) continue;  // UTF-8 continuation byte
@@ -71,7 +107,7 @@ void renderOne(std::ostream& out, const SourceFile& file, const Diagnostic& d, b
     ++col;
   }
   LineCol endLc = file.lineCol(d.span.end > d.span.begin ? d.span.end - 1 : d.span.begin);
-  int width = endLc.line == lc.line ? endLc.col - lc.col + 1 : 1;
+  int width = endLc.line == lc.line ? std::min(endLc.col - lc.col + 1, kWindow) : 1;
   marks += '^';
   if (width > 1) marks += std::string(static_cast<size_t>(width - 1), '~');
   out << gutter << "| " << (color ? "\033[1;32m" : "") << marks << reset << '\n';
@@ -85,6 +121,7 @@ void Diagnostics::render(std::ostream& out, bool color) const {
     for (const Diagnostic& n : d.notes) renderOne(out, file_, n, color);
   }
   if (truncated_) out << file_.path() << ": more than " << errors_ << " errors, stopping\n";
+  if (warnings_ > maxErrors_) out << file_.path() << ": " << warnings_ - maxErrors_ << " more warnings not shown\n";
   if (errors_ > 0 || warnings_ > 0) {
     out << file_.path() << ": " << errors_ << (errors_ == 1 ? " error" : " errors") << ", " << warnings_
         << (warnings_ == 1 ? " warning" : " warnings") << '\n';

@@ -55,6 +55,7 @@ class Diagnostics {
   size_t warnings_ = 0;
   bool truncated_ = false;
   std::vector<Diagnostic> list_;
+  Diagnostic spare_;  // returned for warnings past the limit, which are not kept
 };
 
 const char* severityName(Severity s);

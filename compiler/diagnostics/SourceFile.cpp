@@ -30,9 +30,11 @@ SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(pat
     size_t len = utf8SequenceLength(text_, i);
     if (len == 0) {
       invalidUtf8_ = i;
+      ascii_ = false;
       break;
     }
     char c = text_[i];
+    if (len > 1) ascii_ = false;
     i += len;
     ++cp;
     if (c == '\n') {

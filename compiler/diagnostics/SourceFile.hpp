@@ -35,6 +35,8 @@ class SourceFile {
 
   // Byte offset of the first invalid UTF-8 sequence, if any. ANTLR needs valid UTF-8.
   std::optional<size_t> firstInvalidUtf8() const { return invalidUtf8_; }
+  // Pure ASCII: code point indices are byte offsets.
+  bool isAscii() const { return ascii_; }
   // Code point index of a byte offset (valid for offsets up to the first invalid byte).
   uint32_t codePointOfByte(size_t byte) const;
 
@@ -46,6 +48,7 @@ class SourceFile {
   std::vector<uint32_t> lineStartCp_;    // code point index where each line starts
   std::vector<size_t> lineStartByte_;    // byte offset where each line starts
   std::optional<size_t> invalidUtf8_;
+  bool ascii_ = true;
 };
 
 }  // namespace pvi

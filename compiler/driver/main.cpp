@@ -7,11 +7,16 @@
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "compiler/ad/Reverse.hpp"
 #include "compiler/ast/AstPrint.hpp"
+#include "compiler/codegen/Jit.hpp"
+#include "compiler/ir/Ir.hpp"
+#include "compiler/lower/Lower.hpp"
 #include "compiler/driver/Frontend.hpp"
 #include "compiler/sema/FactorDump.hpp"
 
@@ -20,18 +25,26 @@ namespace {
 constexpr int kValid = 0;
 constexpr int kInvalid = 1;
 constexpr int kUsage = 2;
-// A model is a few kilobytes; this only keeps a stray huge file from exhausting memory.
-constexpr std::streamoff kMaxFileBytes = 64 << 20;
+// A model is a few kilobytes; a file this large is not a model (and would cost seconds and
+// hundreds of megabytes to parse), so it is refused as invalid.
+constexpr std::streamoff kMaxFileBytes = 4 << 20;
 
 struct CheckOptions {
   std::vector<std::string> files;
   bool factors = false;
   bool dumpAst = false;
+  bool dumpIr = false;
+  bool dumpLlvm = false;
   size_t maxErrors = 100;
   std::string color = "auto";
 };
 
-bool readFile(const std::string& path, std::string& text) {
+bool readFile(const std::string& path, std::string& text, bool& tooLarge) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    std::cerr << "pvic: cannot read '" << path << "': it is a directory\n";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::cerr << "pvic: cannot read '" << path << "': " << std::strerror(errno) << '\n';
@@ -43,8 +56,9 @@ bool readFile(const std::string& path, std::string& text) {
     in.clear();
     in.seekg(0);
   } else if (size > kMaxFileBytes) {
-    std::cerr << "pvic: '" << path << "' is " << size << " bytes; model files are limited to " << kMaxFileBytes
-              << " bytes\n";
+    std::cerr << path << ": error: the file is " << size << " bytes; a model file may be at most " << kMaxFileBytes
+              << " bytes (4 MiB)\n";
+    tooLarge = true;
     return false;
   }
   in.seekg(0);
@@ -60,7 +74,8 @@ bool readFile(const std::string& path, std::string& text) {
 
 int checkFile(const std::string& path, const CheckOptions& opt) {
   std::string text;
-  if (!readFile(path, text)) return kUsage;
+  bool tooLarge = false;
+  if (!readFile(path, text, tooLarge)) return tooLarge ? kInvalid : kUsage;
   pvi::FrontendResult r = pvi::runFrontend(path, std::move(text), opt.maxErrors);
   bool color = opt.color == "always" || (opt.color == "auto" && isatty(STDERR_FILENO));
   if (opt.dumpAst && r.checked) pvi::dumpAst(std::cout, r.checked->program, *r.file, r.ok());
@@ -70,6 +85,22 @@ int checkFile(const std::string& path, const CheckOptions& opt) {
     if (opt.files.size() > 1) std::cout << "== " << path << '\n';
     pvi::dumpFactors(std::cout, *r.checked, *r.file);
     if (opt.files.size() > 1) std::cout << '\n';
+  }
+  if (opt.dumpIr || opt.dumpLlvm) {
+    std::optional<pvi::LoweredModel> lowered = pvi::lowerModel(*r.checked, *r.diags);
+    if (!lowered) {
+      r.diags->render(std::cerr, color);
+      return kInvalid;
+    }
+    if (opt.dumpIr) {
+      pvi::ir::print(std::cout, lowered->prior);
+      pvi::ir::print(std::cout, pvi::differentiate(lowered->prior));
+      if (!lowered->partitionName.empty()) {
+        pvi::ir::print(std::cout, lowered->partition);
+        pvi::ir::print(std::cout, pvi::differentiate(lowered->partition));
+      }
+    }
+    if (opt.dumpLlvm) std::cout << pvi::generatedLlvm(*lowered, true);
   }
   return kValid;
 }
@@ -84,6 +115,9 @@ int main(int argc, char** argv) {
   CheckOptions opt;
   std::string dumpAstFile;
   app.add_option("--dump-ast", dumpAstFile, "Parse and check FILE and print its AST")->type_name("FILE");
+  std::string dumpIrFile, dumpLlvmFile;
+  app.add_option("--dump-ir", dumpIrFile, "Print the factor IR of FILE and of its gradient")->type_name("FILE");
+  app.add_option("--dump-llvm", dumpLlvmFile, "Print the optimised LLVM IR generated for FILE")->type_name("FILE");
 
   CLI::App* check = app.add_subcommand("check", "Parse and check models; report every error found");
   check->add_option("files", opt.files, "Model files (.pvi)")->required()->type_name("FILE");
@@ -109,10 +143,12 @@ int main(int argc, char** argv) {
     return kUsage;
   }
 
-  if (!dumpAstFile.empty()) {
-    opt.files = {dumpAstFile};
-    opt.dumpAst = true;
-    return checkFile(dumpAstFile, opt);
+  for (auto [file, flag] : {std::pair{&dumpAstFile, &opt.dumpAst}, std::pair{&dumpIrFile, &opt.dumpIr},
+                             std::pair{&dumpLlvmFile, &opt.dumpLlvm}}) {
+    if (file->empty()) continue;
+    opt.files = {*file};
+    *flag = true;
+    return checkFile(*file, opt);
   }
   if (!check->parsed()) {
     std::cerr << app.help();

@@ -1,6 +1,7 @@
 #include "compiler/parse/AstBuilder.hpp"
 
 #include "PVIParser.h"
+#include "compiler/parse/Parse.hpp"
 
 namespace pvi {
 
@@ -8,6 +9,10 @@ namespace {
 
 using antlr4::ParserRuleContext;
 using antlr4::tree::TerminalNode;
+
+struct TooDeep {
+  Span at;
+};
 
 Span spanOf(antlr4::Token* t) {
   return Span{static_cast<uint32_t>(t->getStartIndex()), static_cast<uint32_t>(t->getStopIndex() + 1)};
@@ -157,18 +162,25 @@ class Builder {
   }
 
   // Both `expr` and `boundExpr` alternatives are recognised by the shape of their children, so
-  // one function builds both.
+  // one function builds both. The parser handles long left-recursive chains (a + a + ...)
+  // without recursion, but the tree is as deep as the chain, so the depth is limited here.
   ExprPtr expr(ParserRuleContext* ctx) {
-    if (auto* p = dynamic_cast<PVIParser::PrimaryContext*>(ctx)) return primary(p);
+    struct Depth {
+      int& d;
+      explicit Depth(int& depth) : d(depth) { ++d; }
+      ~Depth() { --d; }
+    } depth(depth_);
+    if (depth_ > kMaxNesting) throw TooDeep{spanOf(ctx)};
+    if (ctx->getRuleIndex() == PVIParser::RulePrimary) return primary(static_cast<PVIParser::PrimaryContext*>(ctx));
     const auto& ch = ctx->children;
     Span span = spanOf(ctx);
     auto sub = [&](size_t i) { return expr(static_cast<ParserRuleContext*>(ch[i])); };
-    auto tok = [&](size_t i) { return ch[i]->getText(); };
+    auto tok = [&](size_t i) { return text(static_cast<TerminalNode*>(ch[i])->getSymbol()); };
     switch (ch.size()) {
       case 1:
         return expr(static_cast<ParserRuleContext*>(ch[0]));
       case 2:
-        if (dynamic_cast<TerminalNode*>(ch[0])) {  // prefix operator
+        if (ch[0]->children.empty()) {  // a terminal first: prefix operator (rule contexts here have children)
           auto e = make(ExprKind::Unary, span, tok(0));
           e->args.push_back(sub(1));
           return e;
@@ -210,19 +222,24 @@ class Builder {
     return i;
   }
 
+  // Alternatives are told apart by their first token, which is cheaper than dynamic_cast.
   ExprPtr primary(PVIParser::PrimaryContext* ctx) {
     Span span = spanOf(ctx);
-    if (dynamic_cast<PVIParser::IntLiteralContext*>(ctx)) return make(ExprKind::IntLit, span, ctx->getText());
-    if (dynamic_cast<PVIParser::RealLiteralContext*>(ctx)) return make(ExprKind::RealLit, span, ctx->getText());
-    if (auto* n = dynamic_cast<PVIParser::NameExprContext*>(ctx)) return make(ExprKind::Name, span, n->getText());
-    if (auto* p = dynamic_cast<PVIParser::ParenExprContext*>(ctx)) {
-      ExprPtr inner = expr(p->expr());
+    antlr4::Token* first = ctx->getStart();
+    if (ctx->children.size() == 1) {
+      ExprKind k = first->getType() == PVIParser::INT_LITERAL  ? ExprKind::IntLit
+                   : first->getType() == PVIParser::REAL_LITERAL ? ExprKind::RealLit
+                                                                : ExprKind::Name;
+      return make(k, span, text(first));
+    }
+    if (first->getType() != PVIParser::IDENT) {  // '(' expr ')'
+      ExprPtr inner = expr(static_cast<ParserRuleContext*>(ctx->children[1]));
       inner->span = span;  // the parentheses belong to the operand's span
       return inner;
     }
     auto* c = static_cast<PVIParser::CallExprContext*>(ctx);
-    auto e = make(ExprKind::Call, span, c->IDENT()->getText());
-    e->nameSpan = spanOf(c->IDENT()->getSymbol());
+    auto e = make(ExprKind::Call, span, text(first));
+    e->nameSpan = spanOf(first);
     if (auto* args = c->callArgs()) {
       e->conditional = args->bar != nullptr;
       for (auto* a : args->expr()) e->args.push_back(expr(a));
@@ -232,13 +249,27 @@ class Builder {
     return e;
   }
 
+  // A token's text; for an ASCII file straight from the source (ANTLR converts from UTF-32).
+  std::string text(antlr4::Token* t) {
+    const SourceFile& f = diags_.file();
+    if (f.isAscii()) return f.text().substr(t->getStartIndex(), t->getStopIndex() + 1 - t->getStartIndex());
+    return t->getText();
+  }
+
   Diagnostics& diags_;
+  int depth_ = 0;
 };
 
 }  // namespace
 
-Program buildAst(antlr4::ParserRuleContext* programContext, Diagnostics& diags) {
-  return Builder(diags).program(static_cast<PVIParser::ProgramContext*>(programContext));
+std::optional<Program> buildAst(antlr4::ParserRuleContext* programContext, Diagnostics& diags) {
+  try {
+    return Builder(diags).program(static_cast<PVIParser::ProgramContext*>(programContext));
+  } catch (TooDeep& e) {
+    diags.error(Span{e.at.begin, e.at.begin + 1}, "nesting is too deep: more than " + std::to_string(kMaxNesting) +
+                                                      " levels of expressions or statements");
+    return std::nullopt;
+  }
 }
 
 }  // namespace pvi

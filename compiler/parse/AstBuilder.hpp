@@ -1,5 +1,7 @@
 #pragma once
 // ANTLR parse tree -> AST. Called only on a tree without syntax errors.
+#include <optional>
+
 #include "compiler/ast/Ast.hpp"
 #include "compiler/diagnostics/Diagnostics.hpp"
 
@@ -8,6 +10,7 @@ namespace antlr4 { class ParserRuleContext; }
 
 namespace pvi {
 
-Program buildAst(antlr4::ParserRuleContext* programContext, Diagnostics& diags);
+// Returns nothing (and reports it) when expressions nest deeper than kMaxNesting.
+std::optional<Program> buildAst(antlr4::ParserRuleContext* programContext, Diagnostics& diags);
 
 }  // namespace pvi

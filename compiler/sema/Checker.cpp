@@ -94,9 +94,13 @@ void collectAssigned(const std::vector<StmtPtr>& stmts, std::unordered_set<std::
 
 std::string closestName(const std::string& name, const std::vector<std::string>& candidates) {
   std::string best;
-  if (name.size() < 3) return best;
+  // Suggestions are a courtesy: skip them where the edit distances would cost too much.
+  constexpr size_t kMaxLength = 64, kMaxCandidates = 2000;
+  if (name.size() < 3 || name.size() > kMaxLength || candidates.size() > kMaxCandidates) return best;
   size_t bestDist = (name.size() < 4 ? 1 : std::max<size_t>(2, name.size() / 3)) + 1;  // accepted: below this
   for (const std::string& c : candidates) {
+    size_t lengthGap = c.size() > name.size() ? c.size() - name.size() : name.size() - c.size();
+    if (c.size() > kMaxLength || lengthGap >= bestDist) continue;
     std::vector<size_t> row(c.size() + 1);
     for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
     for (size_t i = 1; i <= name.size(); ++i) {
@@ -132,9 +136,10 @@ void Checker::run() {
   checkAnnotations();
   checkBlockOrder();
   for (Block& b : out_.program.blocks) checkBlock(b);
+  std::unordered_set<std::string> withData(dataPartitions_.begin(), dataPartitions_.end());
   for (size_t i = 0; i < out_.partitions.size(); ++i) {
     const std::string& p = out_.partitions[i];
-    if (std::find(dataPartitions_.begin(), dataPartitions_.end(), p) == dataPartitions_.end())
+    if (!withData.count(p))
       diags_.warning(partitionSpans_[i], "partition '" + p + "' has no 'data per " + p + "' block");
   }
   assignFactors();
@@ -157,8 +162,9 @@ void Checker::checkAnnotations() {
       continue;
     }
     partition = &a;
+    std::unordered_set<std::string> seen;
     for (size_t i = 0; i < a.args.size(); ++i) {
-      if (std::find(out_.partitions.begin(), out_.partitions.end(), a.args[i]) != out_.partitions.end()) {
+      if (!seen.insert(a.args[i]).second) {
         diags_.error(a.argSpans[i], "partition '" + a.args[i] + "' is listed twice");
         continue;
       }

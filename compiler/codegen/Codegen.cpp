@@ -1,0 +1,425 @@
+#include "compiler/codegen/Codegen.hpp"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "stdlib/Ops.hpp"
+
+namespace pvi {
+
+namespace {
+
+using ir::Elem;
+using ir::Inst;
+using ir::Op;
+using ir::ValueId;
+using stdlib::CallConv;
+
+class Emitter {
+ public:
+  Emitter(llvm::Module& m, const ir::Function& f) : m_(m), f_(f), ctx_(m.getContext()), b_(ctx_) {}
+
+  // void symbol(const void* const* shared, const void* const* partition, int64_t* out):
+  // out = {dim z, dim w, dim theta}; returns nothing. Index errors cannot occur in sizes.
+  void emitDims(const std::string& symbol) {
+    llvm::Type* ptr = b_.getPtrTy();
+    auto* fty = llvm::FunctionType::get(b_.getVoidTy(), {ptr, ptr, ptr, ptr, ptr}, false);
+    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, symbol, m_);
+    entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
+    b_.SetInsertPoint(entry_);
+    // Arguments 3 and 4 play the roles of shared and partition in dataPointer().
+    size_t n = f_.insts.size();
+    ints_.assign(n, nullptr);
+    for (size_t k = 0; k < n; ++k) {
+      const Inst& i = f_.insts[k];
+      if (i.op == Op::ConstInt) ints_[k] = i64(i.imm);
+      else if (i.op == Op::Data && i.type.elem == Elem::Int && i.type.rank == 0)
+        ints_[k] = b_.CreateLoad(b_.getInt64Ty(), dataPointer(i), i.comment);
+      else if (i.op == Op::IntArith) ints_[k] = intArith(i);
+    }
+    ir::ValueId dims[] = {f_.dimZ, f_.dimW, f_.dimTheta};
+    for (int d = 0; d < 3; ++d) {
+      llvm::Value* v = dims[d] == ir::kNone ? i64(0) : intOf(dims[d]);
+      b_.CreateStore(v, b_.CreateConstGEP1_64(b_.getInt64Ty(), fn_->getArg(2), static_cast<uint64_t>(d)));
+    }
+    b_.CreateRetVoid();
+  }
+
+  void emit(const std::string& symbol) {
+    llvm::Type* ptr = b_.getPtrTy();
+    llvm::Type* i64 = b_.getInt64Ty();
+    auto* fty = llvm::FunctionType::get(b_.getDoubleTy(), {ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, ptr}, false);
+    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, symbol, m_);
+    const char* names[] = {"z", "w", "theta", "shared", "partition", "grad_z", "grad_w", "grad_theta",
+                           "workspace", "workspace_bytes", "status"};
+    for (unsigned k = 0; k < fty->getNumParams(); ++k) fn_->getArg(k)->setName(names[k]);
+    fn_->addFnAttr(llvm::Attribute::NoUnwind);
+
+    entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
+    b_.SetInsertPoint(entry_);
+    target_ = b_.CreateAlloca(b_.getDoubleTy(), nullptr, "target");
+    b_.CreateStore(llvm::ConstantFP::get(b_.getDoubleTy(), 0.0), target_);
+    b_.CreateStore(b_.getInt64(0), arg(10));
+
+    size_t n = f_.insts.size();
+    ints_.assign(n, nullptr);
+    ptrs_.assign(n, nullptr);
+    offsets_.assign(n, nullptr);
+    sizePhase();
+    computePhase();
+    b_.CreateRet(b_.CreateLoad(b_.getDoubleTy(), target_));
+  }
+
+ private:
+  llvm::Value* arg(unsigned k) { return fn_->getArg(k); }
+  const Inst& at(ValueId v) const { return f_.insts[static_cast<size_t>(v)]; }
+  llvm::Value* intOf(ValueId v) { return ints_[static_cast<size_t>(v)]; }
+  llvm::Value* ptrOf(ValueId v) { return v == ir::kNone ? nullPtr() : ptrs_[static_cast<size_t>(v)]; }
+  llvm::Value* nullPtr() { return llvm::ConstantPointerNull::get(b_.getPtrTy()); }
+  llvm::Value* i64(int64_t v) { return b_.getInt64(static_cast<uint64_t>(v)); }
+  llvm::Value* f64(double v) { return llvm::ConstantFP::get(b_.getDoubleTy(), v); }
+
+  llvm::Value* count(const ir::VType& t) {
+    if (t.rank == 0) return i64(1);
+    if (t.rank == 1) return intOf(t.dims[0]);
+    return b_.CreateMul(intOf(t.dims[0]), intOf(t.dims[1]));
+  }
+
+  // Leaves the function with NaN and `code` in *status when `failed` holds.
+  void failIf(llvm::Value* failed, llvm::Value* code) {
+    auto* bad = llvm::BasicBlock::Create(ctx_, "fail", fn_);
+    auto* ok = llvm::BasicBlock::Create(ctx_, "ok", fn_);
+    b_.CreateCondBr(failed, bad, ok, llvm::MDBuilder(ctx_).createBranchWeights(1, 1000));
+    b_.SetInsertPoint(bad);
+    b_.CreateStore(code, arg(10));
+    b_.CreateRet(f64(std::numeric_limits<double>::quiet_NaN()));
+    b_.SetInsertPoint(ok);
+  }
+
+  static bool needsBuffer(const Inst& i) {
+    switch (i.op) {
+      case Op::ConstReal:
+      case Op::ToReal:
+      case Op::Kernel:
+      case Op::Zero: return true;
+      default: return false;
+    }
+  }
+
+  llvm::Value* dataPointer(const Inst& i) {
+    // In a factor function the data tables are arguments 3 and 4; in a dims function 0 and 1.
+    bool dims = fn_->arg_size() == 5;
+    llvm::Value* table = arg(i.source == ir::Source::Shared ? (dims ? 0 : 3) : (dims ? 1 : 4));
+    llvm::Value* slot = b_.CreateConstGEP1_64(b_.getPtrTy(), table, static_cast<uint64_t>(i.imm));
+    return b_.CreateLoad(b_.getPtrTy(), slot, i.comment);
+  }
+
+  // Phase 1: every int value, index checks, and the workspace each buffer needs.
+  void sizePhase() {
+    llvm::Value* total = i64(0);
+    for (size_t k = 0; k < f_.insts.size(); ++k) {
+      const Inst& i = f_.insts[k];
+      switch (i.op) {
+        case Op::ConstInt: ints_[k] = i64(i.imm); break;
+        case Op::Data:
+          if (i.type.elem == Elem::Int && i.type.rank == 0) ints_[k] = b_.CreateLoad(b_.getInt64Ty(), dataPointer(i), i.comment);
+          break;
+        case Op::IntArith: ints_[k] = intArith(i); break;
+        case Op::Element: {
+          // 1 <= index <= length of the indexed dimension (columns for a matrix).
+          const Inst& base = at(i.operands[0]);
+          llvm::Value* len = intOf(base.type.dims[base.type.rank == 2 ? 1 : 0]);
+          llvm::Value* idx = intOf(i.operands[1]);
+          llvm::Value* bad = b_.CreateOr(b_.CreateICmpSLT(idx, i64(1)), b_.CreateICmpSGT(idx, len));
+          failIf(bad, i64(-1));
+          if (i.type.elem == Elem::Int) {  // an int element of int data is a value
+            llvm::Value* p = b_.CreateGEP(b_.getInt64Ty(), dataPointer(at(i.operands[0])), b_.CreateSub(idx, i64(1)));
+            ints_[k] = b_.CreateLoad(b_.getInt64Ty(), p);
+          }
+          break;
+        }
+        default: break;
+      }
+      if (needsBuffer(i)) {
+        offsets_[k] = total;
+        total = b_.CreateAdd(total, b_.CreateMul(count(i.type), i64(8)));
+      }
+    }
+    failIf(b_.CreateICmpSGT(total, arg(9)), total);
+  }
+
+  llvm::Value* intArith(const Inst& i) {
+    llvm::Value* a = intOf(i.operands[0]);
+    llvm::Value* c = intOf(i.operands[1]);
+    if (i.name == "+") return b_.CreateAdd(a, c);
+    if (i.name == "-") return b_.CreateSub(a, c);
+    if (i.name == "*") return b_.CreateMul(a, c);
+    // Integer division and modulus by zero give 0 instead of trapping.
+    llvm::Value* zero = b_.CreateICmpEQ(c, i64(0));
+    llvm::Value* safe = b_.CreateSelect(zero, i64(1), c);
+    llvm::Value* r = i.name == "/" ? b_.CreateSDiv(a, safe) : b_.CreateSRem(a, safe);
+    return b_.CreateSelect(zero, i64(0), r);
+  }
+
+  // Phase 2: pointers and kernel calls.
+  void computePhase() {
+    for (size_t k = 0; k < f_.insts.size(); ++k) {
+      const Inst& i = f_.insts[k];
+      if (needsBuffer(i)) ptrs_[k] = b_.CreateGEP(b_.getInt8Ty(), arg(8), offsets_[k]);
+      switch (i.op) {
+        case Op::ConstReal: b_.CreateStore(f64(i.fimm), ptrs_[k]); break;
+        case Op::ToReal: b_.CreateStore(b_.CreateSIToFP(intOf(i.operands[0]), b_.getDoubleTy()), ptrs_[k]); break;
+        case Op::Data:
+          if (!(i.type.elem == Elem::Int && i.type.rank == 0)) ptrs_[k] = dataPointer(i);
+          break;
+        case Op::Param: {
+          static const unsigned argIndex[] = {0, 1, 2, 5, 6, 7};
+          ptrs_[k] = b_.CreateGEP(b_.getDoubleTy(), arg(argIndex[static_cast<int>(i.input)]), intOf(i.operands[0]));
+          if (i.input == ir::Input::GradZ || i.input == ir::Input::GradW || i.input == ir::Input::GradTheta)
+            b_.CreateMemSet(ptrs_[k], b_.getInt8(0), b_.CreateMul(count(i.type), i64(8)), llvm::MaybeAlign(8));
+          break;
+        }
+        case Op::Element: {
+          if (i.type.elem == Elem::Int) break;
+          const Inst& base = at(i.operands[0]);
+          llvm::Value* stride = base.type.rank == 2 ? intOf(base.type.dims[0]) : i64(1);
+          llvm::Value* offset = b_.CreateMul(b_.CreateSub(intOf(i.operands[1]), i64(1)), stride);
+          ptrs_[k] = b_.CreateGEP(b_.getDoubleTy(), ptrOf(i.operands[0]), offset);
+          break;
+        }
+        case Op::Reshape: ptrs_[k] = ptrOf(i.operands[0]); break;
+        case Op::Zero:
+          b_.CreateMemSet(ptrs_[k], b_.getInt8(0), b_.CreateMul(count(i.type), i64(8)), llvm::MaybeAlign(8));
+          break;
+        case Op::AddTarget:
+          if (!i.fused) addTarget(load(ptrOf(i.operands[0])));
+          break;
+        case Op::Kernel:
+          if (!i.fused) kernel(k, i, false);
+          break;
+        case Op::Backward: {
+          const Inst& fwd = at(i.operands[0]);
+          if (fwd.op == Op::AddTarget) {  // d target / d value = 1
+            llvm::Value* g = ptrOf(i.operands[2]);
+            b_.CreateStore(b_.CreateFAdd(load(g), f64(1.0)), g);
+          } else {
+            kernel(static_cast<size_t>(i.operands[0]), fwd, true, &i);
+          }
+          break;
+        }
+        default: break;
+      }
+    }
+  }
+
+  llvm::Value* load(llvm::Value* p) { return b_.CreateLoad(b_.getDoubleTy(), p); }
+  void addTarget(llvm::Value* v) { b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(b_.getDoubleTy(), target_), v), target_); }
+
+  llvm::Value* call(const std::string& name, llvm::Type* ret, const std::vector<llvm::Value*>& args) {
+    std::vector<llvm::Type*> types;
+    for (llvm::Value* a : args) types.push_back(a->getType());
+    llvm::FunctionCallee callee = m_.getOrInsertFunction(name, llvm::FunctionType::get(ret, types, false));
+    return b_.CreateCall(callee, args);
+  }
+
+  // An int operand of a density: a pointer to int64 data, or a scalar stored in a stack slot.
+  llvm::Value* intPointer(ValueId v) {
+    const Inst& i = at(v);
+    if (i.type.rank > 0) return ptrOf(v);
+    llvm::IRBuilder<> entry(entry_, entry_->begin());
+    llvm::Value* slot = entry.CreateAlloca(b_.getInt64Ty());
+    b_.CreateStore(intOf(v), slot);
+    return slot;
+  }
+
+  llvm::Value* stride(ValueId v) { return i64(at(v).type.rank == 0 ? 0 : 1); }
+
+  // Forward call of kernel instruction k, or (backward) its derivative rule.
+  void kernel(size_t k, const Inst& i, bool backward, const Inst* bw = nullptr) {
+    const stdlib::KernelOp* op = stdlib::findKernelOp(i.name);
+    if (op == nullptr) throw std::logic_error("no kernel op " + i.name);
+    llvm::Type* dbl = b_.getDoubleTy();
+    llvm::Type* vd = b_.getVoidTy();
+    const auto& ops = i.operands;
+    llvm::Value* out = ptrs_[k];
+    auto g = [&](size_t operand) { return ptrOf(bw->operands[2 + operand]); };  // operand adjoint
+    auto gOut = [&]() { return ptrOf(bw->operands[1]); };
+    switch (op->conv) {
+      case CallConv::Density: {
+        llvm::Value* n = i64(1);
+        for (ValueId a : ops)
+          if (at(a).type.rank > 0) {
+            n = count(at(a).type);
+            break;
+          }
+        std::vector<llvm::Value*> args{n};
+        for (size_t a = 0; a < ops.size(); ++a) {
+          bool isInt = a < op->intArgs.size() && op->intArgs[a];
+          args.push_back(isInt ? intPointer(ops[a]) : ptrOf(ops[a]));
+          args.push_back(stride(ops[a]));
+        }
+        if (!backward) {
+          b_.CreateStore(call(op->value, dbl, args), out);
+          return;
+        }
+        args.insert(args.begin(), bw->fused ? f64(1.0) : load(gOut()));
+        for (size_t a = 0; a < ops.size(); ++a)
+          if (!(a < op->intArgs.size() && op->intArgs[a])) args.push_back(g(a));
+        llvm::Value* value = call(op->grad, dbl, args);
+        if (bw->fused) addTarget(value);
+        return;
+      }
+      case CallConv::Unary:
+      case CallConv::Fill: {
+        llvm::Value* n = count(i.type);
+        if (!backward) call(op->value, vd, {n, ptrOf(ops[0]), out});
+        else call(op->grad, vd, {n, ptrOf(ops[0]), out, gOut(), g(0)});
+        return;
+      }
+      case CallConv::EwBinary: {
+        llvm::Value* n = count(i.type);
+        std::vector<llvm::Value*> args{n, ptrOf(ops[0]), stride(ops[0]), ptrOf(ops[1]), stride(ops[1]), out};
+        if (!backward) {
+          call(op->value, vd, args);
+        } else {
+          args.push_back(gOut());
+          args.push_back(g(0));
+          args.push_back(g(1));
+          call(op->grad, vd, args);
+        }
+        return;
+      }
+      case CallConv::ScalarBinary:
+      case CallConv::ScalarTernary: {
+        std::vector<llvm::Value*> args;
+        for (ValueId a : ops) args.push_back(load(ptrOf(a)));
+        if (!backward) {
+          b_.CreateStore(call(op->value, dbl, args), out);
+          return;
+        }
+        args.push_back(load(out));
+        args.push_back(load(gOut()));
+        for (size_t a = 0; a < ops.size(); ++a) args.push_back(g(a));
+        call(op->grad, vd, args);
+        return;
+      }
+      case CallConv::Reduce: {
+        llvm::Value* n = count(at(ops[0]).type);
+        if (!backward) b_.CreateStore(call(op->value, dbl, {n, ptrOf(ops[0])}), out);
+        else call(op->grad, vd, {n, ptrOf(ops[0]), load(out), load(gOut()), g(0)});
+        return;
+      }
+      case CallConv::Dot: {
+        llvm::Value* n = count(at(ops[0]).type);
+        if (!backward) b_.CreateStore(call(op->value, dbl, {n, ptrOf(ops[0]), ptrOf(ops[1])}), out);
+        else call(op->grad, vd, {n, ptrOf(ops[0]), ptrOf(ops[1]), load(gOut()), g(0), g(1)});
+        return;
+      }
+      case CallConv::MatVec: {
+        const ir::VType& a = at(ops[0]).type;
+        llvm::Value *r = intOf(a.dims[0]), *c = intOf(a.dims[1]);
+        if (!backward) call(op->value, vd, {r, c, ptrOf(ops[0]), ptrOf(ops[1]), out});
+        else call(op->grad, vd, {r, c, ptrOf(ops[0]), ptrOf(ops[1]), gOut(), g(0), g(1)});
+        return;
+      }
+      case CallConv::VecMat: {
+        const ir::VType& a = at(ops[1]).type;
+        llvm::Value *r = intOf(a.dims[0]), *c = intOf(a.dims[1]);
+        if (!backward) call(op->value, vd, {r, c, ptrOf(ops[0]), ptrOf(ops[1]), out});
+        else call(op->grad, vd, {r, c, ptrOf(ops[0]), ptrOf(ops[1]), gOut(), g(0), g(1)});
+        return;
+      }
+      case CallConv::MatMul: {
+        const ir::VType& a = at(ops[0]).type;
+        const ir::VType& bt = at(ops[1]).type;
+        llvm::Value* r = intOf(a.dims[0]);
+        llvm::Value* inner = a.rank == 2 ? intOf(a.dims[1]) : i64(1);
+        llvm::Value* c = bt.rank == 2 ? intOf(bt.dims[1]) : intOf(bt.dims[0]);
+        if (!backward) call(op->value, vd, {r, inner, c, ptrOf(ops[0]), ptrOf(ops[1]), out});
+        else call(op->grad, vd, {r, inner, c, ptrOf(ops[0]), ptrOf(ops[1]), gOut(), g(0), g(1)});
+        return;
+      }
+      case CallConv::Transpose: {
+        const ir::VType& a = at(ops[0]).type;
+        llvm::Value *r = intOf(a.dims[0]), *c = intOf(a.dims[1]);
+        if (!backward) call(op->value, vd, {r, c, ptrOf(ops[0]), out});
+        else call(op->grad, vd, {r, c, gOut(), g(0)});
+        return;
+      }
+      case CallConv::Row: {
+        const ir::VType& a = at(ops[0]).type;
+        llvm::Value *r = intOf(a.dims[0]), *c = intOf(a.dims[1]), *row = intOf(ops[1]);
+        llvm::Value* bad = b_.CreateOr(b_.CreateICmpSLT(row, i64(1)), b_.CreateICmpSGT(row, r));
+        if (!backward) {
+          failIf(bad, i64(PVI_STATUS_INDEX));
+          call(op->value, vd, {r, c, row, ptrOf(ops[0]), out});
+        } else {
+          call(op->grad, vd, {r, c, row, gOut(), g(0)});
+        }
+        return;
+      }
+      case CallConv::Gather: {
+        llvm::Value* n = count(i.type);
+        llvm::Value* idx = ptrOf(ops[1]);
+        if (!backward) {
+          llvm::Value* len = count(at(ops[0]).type);
+          llvm::Value* st = call(op->value, b_.getInt64Ty(), {n, idx, len, ptrOf(ops[0]), out});
+          failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_INDEX));
+        } else {
+          call(op->grad, vd, {n, idx, gOut(), g(0)});
+        }
+        return;
+      }
+      case CallConv::Transform: {
+        llvm::Value* n = count(i.type);
+        std::vector<llvm::Value*> args{n, ptrOf(ops[0])};
+        for (size_t a = 1; a < ops.size(); ++a) {
+          args.push_back(ptrOf(ops[a]));
+          args.push_back(stride(ops[a]));
+        }
+        args.push_back(out);
+        if (!backward) {
+          llvm::Value* logJacobian = call(op->value, dbl, args);
+          if (i.imm) addTarget(logJacobian);
+          return;
+        }
+        args.push_back(gOut());
+        args.push_back(f64(i.imm ? 1.0 : 0.0));
+        args.push_back(g(0));
+        for (size_t a = 1; a < ops.size(); ++a) args.push_back(g(a));
+        call(op->grad, vd, args);
+        return;
+      }
+    }
+  }
+
+  static constexpr int64_t PVI_STATUS_INDEX = -1;
+
+  llvm::Module& m_;
+  const ir::Function& f_;
+  llvm::LLVMContext& ctx_;
+  llvm::IRBuilder<> b_;
+  llvm::Function* fn_ = nullptr;
+  llvm::BasicBlock* entry_ = nullptr;
+  llvm::Value* target_ = nullptr;
+  std::vector<llvm::Value*> ints_;
+  std::vector<llvm::Value*> ptrs_;
+  std::vector<llvm::Value*> offsets_;
+};
+
+}  // namespace
+
+void emitFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol) {
+  Emitter(module, f).emit(symbol);
+}
+
+void emitDimsFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol) {
+  Emitter(module, f).emitDims(symbol);
+}
+
+}  // namespace pvi

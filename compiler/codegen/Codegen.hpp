@@ -1,0 +1,30 @@
+#pragma once
+// Factor IR -> LLVM IR. Every generated function has the factor ABI signature
+// (runtime/abi/factor_abi.h):
+//   double f(const double* z, const double* w, const double* theta,
+//            const void* const* shared, const void* const* partition,
+//            double* grad_z, double* grad_w, double* grad_theta,
+//            void* workspace, int64_t workspace_bytes, int64_t* status)
+// It returns log p (gradient functions also write the gradients). When the workspace is too
+// small it writes the bytes it needs to *status and returns NaN; an index out of range writes a
+// negative code (see factor_abi.h).
+#include <memory>
+#include <string>
+
+#include "compiler/ir/Ir.hpp"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace pvi {
+
+// Adds `symbol` to the module, generated from `f`.
+void emitFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol);
+
+// Adds `void symbol(const void* const* shared, const void* const* partition, int64_t out[3])`,
+// writing the dimensions of z, w and theta that `f` derives from the data.
+void emitDimsFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol);
+
+}  // namespace pvi

@@ -1,0 +1,33 @@
+#pragma once
+// JIT compilation of a lowered model with ORC LLJIT: generated IR -> LLVM IR -> O2 -> native
+// code, returned as plain C function pointers of the factor ABI.
+#include <memory>
+#include <string>
+
+#include "compiler/lower/Lower.hpp"
+#include "runtime/abi/factor_abi.h"
+
+namespace pvi {
+
+class JitModel {
+ public:
+  ~JitModel();
+  const pvi_model_code& code() const { return code_; }
+  // The optimised LLVM IR, for --dump-llvm.
+  const std::string& llvmText() const { return llvmText_; }
+
+  // Throws std::runtime_error when LLVM fails.
+  static std::unique_ptr<JitModel> compile(const LoweredModel& model);
+
+ private:
+  JitModel() = default;
+  struct State;
+  std::unique_ptr<State> state_;
+  pvi_model_code code_{};
+  std::string llvmText_;
+};
+
+// The generated module, before optimisation (for tests and dumps).
+std::string generatedLlvm(const LoweredModel& model, bool optimise);
+
+}  // namespace pvi

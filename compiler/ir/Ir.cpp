@@ -1,0 +1,71 @@
+#include "compiler/ir/Ir.hpp"
+
+#include <ostream>
+
+namespace pvi::ir {
+
+namespace {
+
+std::string value(ValueId v) { return "%" + std::to_string(v); }
+
+std::string typeText(const VType& t) {
+  std::string base = t.elem == Elem::Int ? "int" : "real";
+  if (t.rank == 0) return base;
+  if (t.rank == 1) return base + "[" + value(t.dims[0]) + "]";
+  return base + "[" + value(t.dims[0]) + ", " + value(t.dims[1]) + "]";
+}
+
+const char* opName(Op op) {
+  switch (op) {
+    case Op::ConstInt: return "const";
+    case Op::ConstReal: return "const";
+    case Op::Data: return "data";
+    case Op::Param: return "param";
+    case Op::IntArith: return "int";
+    case Op::Compare: return "compare";
+    case Op::ToReal: return "to_real";
+    case Op::Kernel: return "kernel";
+    case Op::Element: return "element";
+    case Op::Reshape: return "reshape";
+    case Op::AddTarget: return "target +=";
+    case Op::Zero: return "zero";
+    case Op::Backward: return "backward";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void print(std::ostream& out, const Function& f) {
+  out << "function " << f.name << " {\n";
+  for (size_t k = 0; k < f.insts.size(); ++k) {
+    const Inst& i = f.insts[k];
+    out << "  ";
+    if (i.op != Op::AddTarget && i.op != Op::Backward) out << value(static_cast<ValueId>(k)) << " = ";
+    out << opName(i.op);
+    switch (i.op) {
+      case Op::ConstInt: out << ' ' << i.imm; break;
+      case Op::ConstReal: out << ' ' << i.fimm; break;
+      case Op::Data: out << (i.source == Source::Shared ? " shared" : " partition") << '#' << i.imm; break;
+      case Op::Param: {
+        static const char* names[] = {" z", " w", " theta", " grad_z", " grad_w", " grad_theta"};
+        out << names[static_cast<int>(i.input)];
+        break;
+      }
+      case Op::IntArith:
+      case Op::Compare:
+      case Op::Kernel: out << ' ' << i.name; break;
+      default: break;
+    }
+    if (i.op == Op::Kernel && i.name.rfind("tf_", 0) == 0) out << (i.imm ? " +jacobian" : "");
+    for (size_t a = 0; a < i.operands.size(); ++a)
+      out << (a == 0 ? " " : ", ") << (i.operands[a] == kNone ? std::string("_") : value(i.operands[a]));
+    if (i.op != Op::AddTarget && i.op != Op::Backward) out << " : " << typeText(i.type);
+    if (i.fused) out << " fused";
+    if (!i.comment.empty()) out << "  ; " << i.comment;
+    out << '\n';
+  }
+  out << "}\n";
+}
+
+}  // namespace pvi::ir

@@ -1,0 +1,89 @@
+#pragma once
+// The factor IR: typed SSA over int scalars and real tensors (scalars, vectors, matrices).
+//
+// Every instruction defines at most one value, named by its index in Function::insts. Int
+// scalars are plain values (sizes, indices, counts). Real values are tensors held in buffers:
+// a view into the inputs (z, w, theta, data) or a workspace buffer; their dims are int values.
+// Whole-vector operations are single instructions (a matrix-vector product, a vectorised
+// density), so the gradient of `y ~ bernoulli_logit(X * w)` costs a few passes over X.
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace pvi::ir {
+
+using ValueId = int;
+inline constexpr ValueId kNone = -1;
+
+enum class Elem { Int, Real };
+
+// rank 0: scalar; rank 1: vector or row_vector (length dims[0]); rank 2: matrix (dims[0] rows,
+// dims[1] columns, column-major). Dims are ValueIds of int scalars.
+struct VType {
+  Elem elem = Elem::Real;
+  int rank = 0;
+  ValueId dims[2] = {kNone, kNone};
+};
+
+enum class Source { Shared, Partition };      // which data a Data instruction reads
+// Which unconstrained parameter vector a Param reads, or which gradient output it views.
+enum class Input { Z, W, Theta, GradZ, GradW, GradTheta };
+
+enum class Op {
+  ConstInt,     // imm
+  ConstReal,    // fimm
+  Data,         // data variable `index` of `source`: int scalar value, or a view of its array
+  Param,        // view of `input` at offset operands[0], with the result's dims
+  IntArith,     // int scalar `name` (+ - * / % min max) of operands
+  Compare,      // int scalar: `name` (< <= > >= == != && ||) of scalar operands (int or real)
+  ToReal,       // real scalar from an int scalar
+  Kernel,       // stdlib op `name` (see stdlib/Ops.hpp) of operands; real tensor result
+  Element,      // view of element operands[1] (1-based) of operands[0]; column for rank 2
+  Reshape,      // view of operands[0]'s buffer with the result's type (to_vector of a matrix)
+  AddTarget,    // target += operands[0] (a real scalar)
+  // Gradient functions only (made by compiler/ad):
+  Zero,         // a zeroed buffer of the result's type: the adjoint of a computed value
+  Backward,     // the derivative rule of instruction operands[0]: operands[1] is its adjoint,
+                // operands[2...] the adjoints of its operands (kNone where not needed)
+};
+
+struct Inst {
+  Op op;
+  VType type;                     // of the result (Int rank 0 for int values)
+  std::vector<ValueId> operands;
+  std::string name;               // Kernel: stdlib op; IntArith / Compare: operator
+  int64_t imm = 0;                // ConstInt; Data: variable index
+  double fimm = 0.0;              // ConstReal
+  Source source = Source::Shared; // Data
+  Input input = Input::Z;         // Param
+  std::string comment;            // source text or variable name, for dumps
+  // Gradient functions: a density whose only use is `target +=` has adjoint 1, so its forward
+  // call and its `target +=` are dropped and its Backward adds the value to target instead.
+  bool fused = false;
+};
+
+// One factor: log p of its statements, as a function of z, w, theta and the data.
+struct Function {
+  std::string name;               // "prior" or "partition"
+  std::vector<Inst> insts;
+  // Int values holding the lengths of z, w and theta (kNone: the function has no such input).
+  ValueId dimZ = kNone, dimW = kNone, dimTheta = kNone;
+
+  ValueId add(Inst inst) {
+    insts.push_back(std::move(inst));
+    return static_cast<ValueId>(insts.size() - 1);
+  }
+  const Inst& at(ValueId v) const { return insts[static_cast<size_t>(v)]; }
+};
+
+// The layout of one unconstrained vector (z, w or theta): variable slices in order.
+struct Slice {
+  std::string name;
+  ValueId offset;   // int value in the function that defines the layout
+  VType type;
+};
+
+void print(std::ostream& out, const Function& f);
+
+}  // namespace pvi::ir

@@ -1,0 +1,482 @@
+#include "compiler/lower/Lower.hpp"
+
+#include <charconv>
+#include <map>
+
+#include "compiler/ast/AstPrint.hpp"
+#include "stdlib/Ops.hpp"
+#include "stdlib/Signatures.hpp"
+
+namespace pvi {
+
+namespace {
+
+using ir::Elem;
+using ir::Inst;
+using ir::Op;
+using ir::ValueId;
+using ir::VType;
+
+struct Unsupported {
+  Span span;
+  std::string what;
+};
+
+bool isDensityCall(const std::string& name) {
+  return stdlib::findDensityFunction(name) != nullptr;
+}
+
+class FunctionLowerer {
+ public:
+  FunctionLowerer(const CheckedProgram& p, const LoweredModel& layout, ir::Function& f, bool isPrior)
+      : p_(p), layout_(layout), f_(f), isPrior_(isPrior) {}
+
+  void run() {
+    bindData(layout_.sharedData, ir::Source::Shared);
+    if (!isPrior_) bindData(layout_.partitionData, ir::Source::Partition);
+    // Every global and hyperparameter is transformed in both factors; only the prior adds
+    // their log-Jacobians. Locals exist only in the partition factor, which adds theirs.
+    bindParams(layout_.globals, ir::Input::Z, isPrior_);
+    bindParams(layout_.hypers, ir::Input::Theta, isPrior_);
+    if (!isPrior_) bindParams(layout_.locals, ir::Input::W, true);
+    for (const Block& b : p_.program.blocks) {
+      if (b.kind != BlockKind::Model) continue;
+      for (const StmtPtr& s : b.stmts) statement(*s);
+    }
+  }
+
+ private:
+  ValueId add(Inst i) { return f_.add(std::move(i)); }
+
+  ValueId constInt(int64_t v) {
+    Inst i{Op::ConstInt, VType{Elem::Int, 0, {ir::kNone, ir::kNone}}, {}, "", v};
+    return add(i);
+  }
+
+  static VType intScalar() { return VType{Elem::Int, 0, {ir::kNone, ir::kNone}}; }
+  static VType realScalar() { return VType{Elem::Real, 0, {ir::kNone, ir::kNone}}; }
+
+  // The IR type of a checked type, with its dims lowered from the declaration's size expressions.
+  VType typeOfDecl(const Symbol& s) {
+    const TypeSyntax& ts = *s.decl->declType;
+    if (!ts.arrayDims.empty() && ts.elem != ElemKind::Int && ts.elem != ElemKind::Real)
+      throw Unsupported{ts.span, "arrays of vectors or matrices"};
+    if (ts.arrayDims.size() > 1) throw Unsupported{ts.span, "multi-dimensional arrays"};
+    VType t;
+    t.elem = ts.elem == ElemKind::Int ? Elem::Int : Elem::Real;
+    if (!ts.arrayDims.empty()) {
+      t.rank = 1;
+      t.dims[0] = intExpr(*ts.arrayDims[0]);
+    } else if (ts.elem == ElemKind::Vector || ts.elem == ElemKind::RowVector) {
+      t.rank = 1;
+      t.dims[0] = intExpr(*ts.elemDims[0]);
+    } else if (ts.elem == ElemKind::Matrix) {
+      t.rank = 2;
+      t.dims[0] = intExpr(*ts.elemDims[0]);
+      t.dims[1] = intExpr(*ts.elemDims[1]);
+    }
+    return t;
+  }
+
+  void bindData(const std::vector<const Symbol*>& syms, ir::Source source) {
+    for (size_t k = 0; k < syms.size(); ++k) {
+      const Symbol* s = syms[k];
+      Inst i{Op::Data, typeOfDecl(*s), {}, "", static_cast<int64_t>(k)};
+      i.source = source;
+      i.comment = s->name;
+      values_[s] = add(i);
+    }
+  }
+
+  ValueId elementCount(const VType& t) {
+    if (t.rank == 0) return constInt(1);
+    if (t.rank == 1) return t.dims[0];
+    return intArith("*", t.dims[0], t.dims[1]);
+  }
+
+  ValueId intArith(const std::string& op, ValueId a, ValueId b) {
+    Inst i{Op::IntArith, intScalar(), {a, b}, op};
+    return add(i);
+  }
+
+  void bindParams(const std::vector<const Symbol*>& syms, ir::Input input, bool addJacobian) {
+    ValueId offset = constInt(0);
+    for (const Symbol* s : syms) {
+      VType t = typeOfDecl(*s);
+      Inst param{Op::Param, t, {offset}};
+      param.input = input;
+      param.comment = s->name + " (unconstrained)";
+      ValueId u = add(param);
+      offset = intArith("+", offset, elementCount(t));
+      const TypeSyntax& ts = *s->decl->declType;
+      if (!ts.lower && !ts.upper) {
+        values_[s] = u;
+        continue;
+      }
+      std::vector<ValueId> ops{u};
+      std::string kind = ts.lower && ts.upper ? "tf_lower_upper" : ts.lower ? "tf_lower" : "tf_upper";
+      if (ts.lower) ops.push_back(realValue(*ts.lower));
+      if (ts.upper) ops.push_back(realValue(*ts.upper));
+      Inst tf{Op::Kernel, t, ops, kind, addJacobian ? 1 : 0};
+      tf.comment = s->name;
+      values_[s] = add(tf);
+    }
+    ValueId& dim = input == ir::Input::Z ? f_.dimZ : input == ir::Input::W ? f_.dimW : f_.dimTheta;
+    dim = offset;  // the total length of this input
+  }
+
+  // Model statements ------------------------------------------------------------------------
+
+  bool inThisFactor(const Stmt& s) const {
+    for (const AssignedStatement& a : p_.model)
+      if (a.stmt == &s) return a.factor.isPrior() == isPrior_;
+    return false;
+  }
+
+  bool containsFactorStatement(const Stmt& s) const {
+    if (inThisFactor(s)) return true;
+    for (const StmtPtr& b : s.body)
+      if (containsFactorStatement(*b)) return true;
+    return false;
+  }
+
+  void statement(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::Decl:
+        if (reassigned(s.declared)) {
+          pendingDecls_.erase(s.declared);
+          unsupportedVars_[s.declared] = s.span;
+        } else {
+          pendingDecls_[s.declared] = &s;
+        }
+        return;
+      case StmtKind::Tilde: {
+        if (!inThisFactor(s)) return;
+        std::vector<ValueId> args;
+        for (const ExprPtr& e : s.exprs) args.push_back(densityArg(*e));
+        const auto* d = stdlib::findDistribution(s.name);
+        ValueId lp = density(s.name + (d->discrete ? "_lpmf" : "_lpdf"), args, s.span);
+        addTarget(lp, s);
+        return;
+      }
+      case StmtKind::Target: {
+        if (!inThisFactor(s)) return;
+        ValueId v = value(*s.exprs[0]);
+        if (f_.at(v).type.rank > 0) v = kernel("sum", realScalar(), {v});
+        addTarget(v, s);
+        return;
+      }
+      case StmtKind::Assign:
+        return;  // reassigned variables are refused where they are used
+      case StmtKind::For:
+      case StmtKind::If:
+      case StmtKind::Block:
+        if (containsFactorStatement(s))
+          throw Unsupported{s.span, s.kind == StmtKind::For ? "for loops" : s.kind == StmtKind::If ? "if statements"
+                                                                                                   : "nested blocks"};
+        return;
+    }
+  }
+
+  bool reassigned(const Symbol* sym) const {
+    for (const Block& b : p_.program.blocks)
+      if (b.kind == BlockKind::Model && assignsTo(b.stmts, sym)) return true;
+    return false;
+  }
+  static bool assignsTo(const std::vector<StmtPtr>& stmts, const Symbol* sym) {
+    for (const StmtPtr& s : stmts) {
+      if (s->kind == StmtKind::Assign) {
+        const Expr* root = s->exprs[0].get();
+        while (root->kind == ExprKind::Index) root = root->args[0].get();
+        if (root->symbol == sym) return true;
+      }
+      if (assignsTo(s->body, sym)) return true;
+    }
+    return false;
+  }
+
+  void addTarget(ValueId v, const Stmt& s) {
+    Inst i{Op::AddTarget, realScalar(), {v}};
+    i.comment = oneLine(s);
+    add(i);
+  }
+
+  static std::string oneLine(const Stmt& s) {
+    if (s.kind == StmtKind::Tilde) {
+      std::string t = printExpr(*s.exprs[0]) + " ~ " + s.name + "(";
+      for (size_t i = 1; i < s.exprs.size(); ++i) t += (i > 1 ? ", " : "") + printExpr(*s.exprs[i]);
+      return t + ")";
+    }
+    return "target += " + printExpr(*s.exprs[0]);
+  }
+
+  // Expressions ------------------------------------------------------------------------------
+
+  ValueId kernel(const std::string& name, VType t, std::vector<ValueId> ops) {
+    Inst i{Op::Kernel, t, std::move(ops), name};
+    return add(i);
+  }
+
+  ValueId density(const std::string& name, std::vector<ValueId> args, Span at) {
+    const auto* op = stdlib::findKernelOp(name);
+    if (op == nullptr) throw Unsupported{at, "the density " + name};
+    for (size_t k = 0; k < args.size(); ++k)
+      if (!(k < op->intArgs.size() && op->intArgs[k])) args[k] = toReal(args[k]);
+    return kernel(name, realScalar(), args);
+  }
+
+  // A density argument: int data stay ints; everything else is a real tensor.
+  ValueId densityArg(const Expr& e) {
+    ValueId v = lower(e);
+    return v;
+  }
+
+  // An expression as a real value (int scalars converted).
+  ValueId realValue(const Expr& e) { return toReal(lower(e)); }
+
+  ValueId toReal(ValueId v) {
+    const Inst& i = f_.at(v);
+    if (i.type.elem == Elem::Real) return v;
+    if (i.type.rank != 0) throw Unsupported{{}, "int arrays in real arithmetic"};
+    Inst c{Op::ToReal, realScalar(), {v}};
+    return add(c);
+  }
+
+  ValueId value(const Expr& e) { return realValue(e); }
+
+  ValueId intExpr(const Expr& e) {
+    ValueId v = lower(e);
+    if (f_.at(v).type.elem != Elem::Int || f_.at(v).type.rank != 0) throw Unsupported{e.span, "a non-int size"};
+    return v;
+  }
+
+  ValueId lower(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::IntLit: {
+        int64_t v = 0;
+        std::from_chars(e.text.data(), e.text.data() + e.text.size(), v);
+        return constInt(v);
+      }
+      case ExprKind::RealLit: {
+        Inst i{Op::ConstReal, realScalar()};
+        i.fimm = std::stod(e.text);
+        return add(i);
+      }
+      case ExprKind::Name: return name(e);
+      case ExprKind::Unary: {
+        if (e.text == "+") return lower(*e.args[0]);
+        if (e.text == "!") throw Unsupported{e.span, "'!'"};
+        ValueId a = lower(*e.args[0]);
+        if (f_.at(a).type.elem == Elem::Int) return intArith("-", constInt(0), a);
+        return kernel("neg", f_.at(a).type, {a});
+      }
+      case ExprKind::Transpose: {
+        ValueId a = realValue(*e.args[0]);
+        const VType& t = f_.at(a).type;
+        if (t.rank == 1) return a;  // vector <-> row_vector: the same buffer
+        VType out{Elem::Real, 2, {t.dims[1], t.dims[0]}};
+        return kernel("transpose", out, {a});
+      }
+      case ExprKind::Binary: return binary(e);
+      case ExprKind::Call: return call(e);
+      case ExprKind::Index: return index(e);
+      case ExprKind::Cond: throw Unsupported{e.span, "the conditional operator"};
+    }
+    throw Unsupported{e.span, "this expression"};
+  }
+
+  ValueId name(const Expr& e) {
+    const Symbol* s = e.symbol;
+    auto it = values_.find(s);
+    if (it != values_.end()) return it->second;
+    auto pending = pendingDecls_.find(s);
+    if (pending != pendingDecls_.end()) {
+      const Stmt& decl = *pending->second;
+      if (decl.exprs.empty()) throw Unsupported{decl.span, "a variable declared without a value"};
+      ValueId v = lower(*decl.exprs[0]);
+      if (s->type.base == Base::Real) v = toReal(v);
+      values_[s] = v;
+      return v;
+    }
+    if (unsupportedVars_.count(s)) throw Unsupported{unsupportedVars_[s], "variables assigned after their declaration"};
+    throw Unsupported{e.span, "the variable '" + e.text + "' here"};
+  }
+
+  // Broadcast shape of two operands: the container's type, or a scalar.
+  static VType broadcastType(const VType& a, const VType& b) {
+    VType t = a.rank >= b.rank ? a : b;
+    t.elem = Elem::Real;
+    return t;
+  }
+
+  ValueId binary(const Expr& e) {
+    const std::string& op = e.text;
+    ValueId a = lower(*e.args[0]);
+    ValueId b = lower(*e.args[1]);
+    const VType ta = f_.at(a).type, tb = f_.at(b).type;
+    if (ta.elem == Elem::Int && tb.elem == Elem::Int && ta.rank == 0 && tb.rank == 0 &&
+        (op == "+" || op == "-" || op == "*" || op == "/" || op == "%"))
+      return intArith(op, a, b);
+    if (op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=" || op == "&&" || op == "||")
+      throw Unsupported{e.span, "comparisons outside conditions"};
+    a = toReal(a);
+    b = toReal(b);
+    const Type& la = e.args[0]->type;
+    const Type& lb = e.args[1]->type;
+    if (op == "*" && !la.isScalar() && !lb.isScalar()) {
+      if (la.shape == Shape::Matrix && lb.shape == Shape::Vector)
+        return kernel("matvec", VType{Elem::Real, 1, {ta.dims[0], ir::kNone}}, {a, b});
+      if (la.shape == Shape::RowVector && lb.shape == Shape::Matrix)
+        return kernel("vecmat", VType{Elem::Real, 1, {tb.dims[1], ir::kNone}}, {a, b});
+      if (la.shape == Shape::Matrix && lb.shape == Shape::Matrix)
+        return kernel("matmul", VType{Elem::Real, 2, {ta.dims[0], tb.dims[1]}}, {a, b});
+      if (la.shape == Shape::RowVector && lb.shape == Shape::Vector) return kernel("dot", realScalar(), {a, b});
+      if (la.shape == Shape::Vector && lb.shape == Shape::RowVector)
+        return kernel("matmul", VType{Elem::Real, 2, {ta.dims[0], tb.dims[0]}}, {a, b});
+    }
+    static const std::map<std::string, std::string> ew = {{"+", "ew_add"}, {"-", "ew_sub"}, {"*", "ew_mul"},
+                                                          {".*", "ew_mul"}, {"/", "ew_div"}, {"./", "ew_div"},
+                                                          {"^", "ew_pow"}, {".^", "ew_pow"}};
+    auto it = ew.find(op);
+    if (it == ew.end()) throw Unsupported{e.span, "operator '" + op + "'"};
+    return kernel(it->second, broadcastType(f_.at(a).type, f_.at(b).type), {a, b});
+  }
+
+  ValueId call(const Expr& e) {
+    const std::string& fn = e.text;
+    if (isDensityCall(fn)) {
+      std::vector<ValueId> args;
+      for (const ExprPtr& a : e.args) args.push_back(densityArg(*a));
+      return density(fn, args, e.nameSpan);
+    }
+    if (fn == "rows" || fn == "cols" || fn == "size") {
+      ValueId a = lower(*e.args[0]);
+      const VType& t = f_.at(a).type;
+      if (fn == "cols" && t.rank == 2) return t.dims[1];
+      if (fn == "rows" && t.rank == 1 && e.args[0]->type.shape == Shape::RowVector) return constInt(1);
+      if (fn == "cols" && t.rank == 1 && e.args[0]->type.shape == Shape::Vector) return constInt(1);
+      return t.dims[0];
+    }
+    if (fn == "rep_vector" || fn == "rep_row_vector") {
+      ValueId x = realValue(*e.args[0]);
+      return kernel("fill", VType{Elem::Real, 1, {intExpr(*e.args[1]), ir::kNone}}, {x});
+    }
+    if (fn == "rep_matrix" && e.args[0]->type.isScalar()) {
+      ValueId x = realValue(*e.args[0]);
+      return kernel("fill", VType{Elem::Real, 2, {intExpr(*e.args[1]), intExpr(*e.args[2])}}, {x});
+    }
+    if (fn == "transpose") {
+      ValueId a = realValue(*e.args[0]);
+      const VType& t = f_.at(a).type;
+      if (t.rank == 1) return a;
+      return kernel("transpose", VType{Elem::Real, 2, {t.dims[1], t.dims[0]}}, {a});
+    }
+    if (fn == "to_vector") {  // column-major storage: the same buffer, seen as one vector
+      ValueId a = realValue(*e.args[0]);
+      const VType& t = f_.at(a).type;
+      if (t.rank <= 1) return a;
+      Inst r{Op::Reshape, VType{Elem::Real, 1, {elementCount(t), ir::kNone}}, {a}};
+      return add(r);
+    }
+    std::vector<ValueId> args;
+    for (const ExprPtr& a : e.args) args.push_back(realValue(*a));
+    auto type = [&](size_t i) { return f_.at(args[i]).type; };
+    if (args.size() == 1) {
+      if (fn == "sum" || fn == "mean" || fn == "log_sum_exp") {
+        if (fn == "sum" && e.args[0]->type.base == Base::Int) throw Unsupported{e.span, "sum of ints"};
+        return kernel(fn, realScalar(), args);
+      }
+      if (stdlib::findKernelOp(fn) && stdlib::findKernelOp(fn)->conv == stdlib::CallConv::Unary)
+        return kernel(fn, type(0), args);
+    }
+    if (fn == "dot_product") return kernel("dot", realScalar(), args);
+    if (fn == "pow" || fn == "fmax" || fn == "fmin") return kernel(fn + "2", realScalar(), args);
+    if (fn == "log_sum_exp" && args.size() == 2) return kernel("log_sum_exp2", realScalar(), args);
+    if (fn == "log_mix") return kernel("log_mix", realScalar(), args);
+    throw Unsupported{e.nameSpan, "the function '" + fn + "' with these arguments"};
+  }
+
+  ValueId index(const Expr& e) {
+    ValueId base = lower(*e.args[0]);
+    const Type& bt = e.args[0]->type;
+    if (bt.shape == Shape::Matrix && !bt.isArray()) {
+      if (e.indices.size() == 1 && e.indices[0].kind == IndexSyntax::Kind::Single &&
+          e.indices[0].lo->type.isIntScalar()) {
+        ValueId i = intExpr(*e.indices[0].lo);
+        const VType& t = f_.at(base).type;
+        return kernel("row", VType{Elem::Real, 1, {t.dims[1], ir::kNone}}, {base, i});
+      }
+      if (e.indices.size() == 2 && e.indices[1].kind == IndexSyntax::Kind::Single &&
+          e.indices[1].lo->type.isIntScalar()) {
+        ValueId column = element(base, intExpr(*e.indices[1].lo));
+        const IndexSyntax& r = e.indices[0];
+        if (r.kind == IndexSyntax::Kind::Slice && !r.lo && !r.hi) return column;
+        if (r.kind == IndexSyntax::Kind::Single) return indexVector(column, r, e.span);
+      }
+      throw Unsupported{e.span, "this matrix indexing"};
+    }
+    if (e.indices.size() != 1) throw Unsupported{e.span, "this indexing"};
+    return indexVector(base, e.indices[0], e.span);
+  }
+
+  ValueId indexVector(ValueId base, const IndexSyntax& idx, Span at) {
+    if (idx.kind != IndexSyntax::Kind::Single) throw Unsupported{idx.span, "slices"};
+    ValueId i = lower(*idx.lo);
+    const VType& it = f_.at(i).type;
+    if (it.elem == Elem::Int && it.rank == 0) return element(base, i);
+    if (it.elem == Elem::Int && it.rank == 1) {
+      if (f_.at(base).type.elem == Elem::Int) throw Unsupported{at, "multi-indexing an int array"};
+      return kernel("gather", VType{Elem::Real, 1, {it.dims[0], ir::kNone}}, {base, i});
+    }
+    throw Unsupported{at, "this index"};
+  }
+
+  ValueId element(ValueId base, ValueId i) {
+    const VType& t = f_.at(base).type;
+    VType out = t.rank == 2 ? VType{t.elem, 1, {t.dims[0], ir::kNone}} : VType{t.elem, 0, {ir::kNone, ir::kNone}};
+    Inst el{Op::Element, out, {base, i}};
+    return add(el);
+  }
+
+  const CheckedProgram& p_;
+  const LoweredModel& layout_;
+  ir::Function& f_;
+  bool isPrior_;
+  std::map<const Symbol*, ValueId> values_;
+  std::map<const Symbol*, const Stmt*> pendingDecls_;
+  std::map<const Symbol*, Span> unsupportedVars_;
+};
+
+}  // namespace
+
+std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostics& diags) {
+  LoweredModel m;
+  if (program.partitions.size() > 1) {
+    diags.error(Span{}, "code generation supports one partition kind; this model declares " +
+                            std::to_string(program.partitions.size()));
+    return std::nullopt;
+  }
+  if (!program.partitions.empty()) m.partitionName = program.partitions[0];
+  for (const auto& s : program.symbols) {
+    switch (s->kind) {
+      case SymbolKind::SharedData: m.sharedData.push_back(s.get()); break;
+      case SymbolKind::PartitionData: m.partitionData.push_back(s.get()); break;
+      case SymbolKind::Global: m.globals.push_back(s.get()); break;
+      case SymbolKind::Hyper: m.hypers.push_back(s.get()); break;
+      case SymbolKind::Local: m.locals.push_back(s.get()); break;
+      default: break;
+    }
+  }
+  m.prior.name = "prior";
+  m.partition.name = "partition";
+  try {
+    FunctionLowerer(program, m, m.prior, true).run();
+    if (!m.partitionName.empty()) FunctionLowerer(program, m, m.partition, false).run();
+  } catch (Unsupported& u) {
+    diags.error(u.span, "not supported by code generation yet: " + u.what);
+    return std::nullopt;
+  }
+  return m;
+}
+
+}  // namespace pvi

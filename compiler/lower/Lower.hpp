@@ -1,0 +1,37 @@
+#pragma once
+// Checked AST -> factor IR: the prior factor log p(z, theta) and the partition factor
+// log p(w_j | z, theta) + log p(y_j | z, w_j, theta), with the log-Jacobian of every bounded
+// variable added once, in the factor that owns the variable (globals and hyperparameters: the
+// prior; locals: the partition factor).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/diagnostics/Diagnostics.hpp"
+#include "compiler/ir/Ir.hpp"
+#include "compiler/sema/CheckedProgram.hpp"
+
+namespace pvi {
+
+// Where each variable lives in the unconstrained vectors and the data arrays.
+struct VariableLayout {
+  std::string name;
+  ir::VType type;        // dims refer to the IR of `LoweredModel::dims`
+  std::string bounds;    // "", "lower", "upper" or "lower_upper"
+};
+
+struct LoweredModel {
+  ir::Function prior;
+  ir::Function partition;                 // empty when the model has no partition
+  std::string partitionName;
+  std::vector<const Symbol*> sharedData;     // data argument order of the shared data
+  std::vector<const Symbol*> partitionData;  // data argument order of a partition's data
+  std::vector<const Symbol*> globals;        // z layout, in order
+  std::vector<const Symbol*> hypers;         // theta layout, in order
+  std::vector<const Symbol*> locals;         // w layout, in order
+};
+
+// Returns nothing and reports diagnostics for constructs the code generator does not support.
+std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostics& diags);
+
+}  // namespace pvi

@@ -1,0 +1,46 @@
+/* The factor ABI: the one contract between compiled models (JIT or AOT) and the runtime.
+ * Plain C, so the runtime never needs a compiler or LLVM header. */
+#ifndef PVI_FACTOR_ABI_H
+#define PVI_FACTOR_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Data are passed as an array with one pointer per data variable of the block, in declaration
+ * order: an int scalar or int array points to int64_t, a real scalar or container to double
+ * (matrices column-major).
+ *
+ * z, w, theta: the unconstrained globals, the partition's locals, the hyperparameters.
+ * grad_*: gradient outputs (gradient functions only; value functions ignore them).
+ * workspace: scratch memory of workspace_bytes bytes (8-byte aligned).
+ * status: 0 on success; > 0: the workspace is too small and *status bytes are needed; < 0: an
+ * error (PVI_STATUS_*). The return value is NaN whenever *status != 0. */
+typedef double (*pvi_factor_fn)(const double *z, const double *w, const double *theta,
+                                const void *const *shared, const void *const *partition, double *grad_z,
+                                double *grad_w, double *grad_theta, void *workspace, int64_t workspace_bytes,
+                                int64_t *status);
+
+#define PVI_STATUS_INDEX_OUT_OF_RANGE (-1)
+
+/* Writes {dim z, dim w, dim theta} as implied by the data (w: of this partition). */
+typedef void (*pvi_dims_fn)(const void *const *shared, const void *const *partition, int64_t *out);
+
+/* The generated code of one model. The partition functions are null for a model without a
+ * partition. An AOT object defines these as pvi_prior_value, pvi_prior_grad, ... */
+typedef struct pvi_model_code {
+  pvi_factor_fn prior_value;
+  pvi_factor_fn prior_grad;
+  pvi_dims_fn prior_dims;
+  pvi_factor_fn partition_value;
+  pvi_factor_fn partition_grad;
+  pvi_dims_fn partition_dims;
+} pvi_model_code;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,30 @@
+#pragma once
+// The values of one data block (the shared data, or one partition's data), in declaration
+// order, as the factor ABI passes them: one pointer per variable.
+#include <cstddef>
+#include <cstdint>
+#include <variant>
+#include <vector>
+
+namespace pvi {
+
+class DataBlock {
+ public:
+  // Appends the next variable: an int (scalar or array) or a real (scalar or container,
+  // matrices column-major).
+  DataBlock& addInts(std::vector<int64_t> values);
+  DataBlock& addInt(int64_t value) { return addInts({value}); }
+  DataBlock& addReals(std::vector<double> values);
+  DataBlock& addReal(double value) { return addReals({value}); }
+
+  // One pointer per variable, stable until the block is changed.
+  const void* const* pointers() const { return pointers_.data(); }
+  size_t size() const { return values_.size(); }
+
+ private:
+  void refresh();
+  std::vector<std::variant<std::vector<int64_t>, std::vector<double>>> values_;
+  std::vector<const void*> pointers_;
+};
+
+}  // namespace pvi

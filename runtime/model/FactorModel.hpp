@@ -1,0 +1,40 @@
+#pragma once
+// A model as the inference runtime sees it (design section 5): a prior factor over the
+// unconstrained global latents z and hyperparameters theta, and one factor per partition over
+// (z, w_j, theta), where w_j are partition j's unconstrained local latents.
+//
+// Compiled models (JIT or AOT) implement this through the factor ABI; tests implement it with
+// hand-written C++ factors. The runtime never sees a compiler or LLVM header.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace pvi {
+
+class FactorModel {
+ public:
+  virtual ~FactorModel() = default;
+
+  virtual size_t globalDim() const = 0;          // dim z
+  virtual size_t hyperDim() const { return 0; }  // dim theta
+  virtual size_t numPartitions() const = 0;
+  virtual size_t localDim(size_t /*partition*/) const { return 0; }  // dim w_j
+
+  // log p(z, theta), including the log-Jacobians of the transforms of the globals and
+  // hyperparameters. When a gradient pointer is not null, the gradient is written there.
+  virtual double priorLogDensity(const double* z, const double* theta, double* gradZ, double* gradTheta) const = 0;
+
+  // log p(w_j | z, theta) + log p(y_j | z, w_j, theta), including the log-Jacobians of the
+  // transforms of w_j. Gradients are written where the pointers are not null.
+  virtual double partitionLogDensity(size_t partition, const double* z, const double* w, const double* theta,
+                                     double* gradZ, double* gradW, double* gradTheta) const = 0;
+
+  // Names of the unconstrained coordinates of z ("beta.1", ...), for output.
+  virtual std::vector<std::string> globalNames() const {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < globalDim(); ++i) names.push_back("z." + std::to_string(i + 1));
+    return names;
+  }
+};
+
+}  // namespace pvi

@@ -1,0 +1,39 @@
+#pragma once
+// The op table: every kernel operation the IR can contain, with its calling convention and the
+// value and gradient kernels that implement it (stdlib/kernels). This is where the compiler
+// learns each operation's derivative rule: the gradient kernel next to the value kernel.
+#include <string>
+#include <vector>
+
+namespace pvi::stdlib {
+
+enum class CallConv {
+  Density,        // double v(n, [x, s_x]...);  double g(adj, n, [x, s_x]..., g_x for each real x)
+  Unary,          // void v(n, x, out);  void g(n, x, out, g_out, g_x)
+  EwBinary,       // void v(n, a, s_a, b, s_b, out);  void g(n, a, s_a, b, s_b, out, g_out, g_a, g_b)
+  ScalarBinary,   // double v(a, b);  void g(a, b, out, g_out, &g_a, &g_b)
+  ScalarTernary,  // double v(a, b, c);  void g(a, b, c, out, g_out, &g_a, &g_b, &g_c)
+  Reduce,         // double v(n, x);  void g(n, x, out, g_out, g_x)
+  Dot,            // double v(n, a, b);  void g(n, a, b, g_out, g_a, g_b)
+  MatVec,         // void v(r, c, A, x, out);  void g(r, c, A, x, g_out, g_A, g_x)
+  VecMat,         // void v(r, c, x, A, out);  void g(r, c, x, A, g_out, g_x, g_A)
+  MatMul,         // void v(r, k, c, A, B, out);  void g(r, k, c, A, B, g_out, g_A, g_B)
+  Transpose,      // void v(r, c, A, out);  void g(r, c, g_out, g_A)
+  Row,            // void v(r, c, i, A, out);  void g(r, c, i, g_out, g_A)
+  Gather,         // int64 v(n, idx, len, base, out);  void g(n, idx, g_out, g_base)
+  Fill,           // void v(n, x, out);  void g(n, x, out, g_out, g_x)   (x a scalar)
+  Transform,      // double v(n, u, [bound, s]..., out);  void g(n, u, [bound, s]..., out, g_out, g_lj, g_u, g_bounds...)
+};
+
+struct KernelOp {
+  std::string name;          // the IR op name, e.g. "normal_lpdf", "exp", "matvec"
+  CallConv conv;
+  std::string value;         // C symbol of the value kernel
+  std::string grad;          // C symbol of the gradient kernel
+  std::vector<bool> intArgs; // Density: which arguments are int arrays (no gradient)
+};
+
+const KernelOp* findKernelOp(const std::string& name);
+const std::vector<KernelOp>& kernelOps();
+
+}  // namespace pvi::stdlib

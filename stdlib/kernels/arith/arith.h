@@ -1,0 +1,77 @@
+/* Kernels for the IR's own operations: element-wise arithmetic with broadcasting, reductions,
+ * gathers, copies, and the transforms of bounded variables. Same conventions as kernels.h. */
+#ifndef PVI_STDLIB_ARITH_H
+#define PVI_STDLIB_ARITH_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* out[i] = a[i*sa] op b[i*sb]; gradients accumulate (sums for broadcast operands). */
+#define PVI_EW(op)                                                                                       \
+  void pvi_ew_##op(int64_t n, const double *a, int64_t sa, const double *b, int64_t sb, double *out);   \
+  void pvi_ew_##op##_grad(int64_t n, const double *a, int64_t sa, const double *b, int64_t sb,          \
+                          const double *out, const double *g_out, double *g_a, double *g_b);
+PVI_EW(add)
+PVI_EW(sub)
+PVI_EW(mul)
+PVI_EW(div)
+PVI_EW(pow)
+#undef PVI_EW
+
+void pvi_neg(int64_t n, const double *x, double *out);
+void pvi_neg_grad(int64_t n, const double *x, const double *out, const double *g_out, double *g_x);
+void pvi_sum_grad(int64_t n, const double *x, double out, double g_out, double *g_x);
+double pvi_mean(int64_t n, const double *x);
+void pvi_mean_grad(int64_t n, const double *x, double out, double g_out, double *g_x);
+/* Broadcast a scalar to n elements (rep_vector, rep_matrix). */
+void pvi_fill(int64_t n, const double *x, double *out);
+void pvi_fill_grad(int64_t n, const double *x, const double *out, const double *g_out, double *g_x);
+/* out[i] = base[idx[i] - 1]; returns 0, or the 1-based position i + 1 of the first index out of
+ * 1..len (then out is not fully written). */
+int64_t pvi_gather(int64_t n, const int64_t *idx, int64_t len, const double *base, double *out);
+void pvi_gather_grad(int64_t n, const int64_t *idx, const double *g_out, double *g_base);
+/* Row i (1-based) of a column-major r x c matrix: out[j] = A[(i-1) + j*r]. */
+void pvi_row(int64_t r, int64_t c, int64_t i, const double *A, double *out);
+void pvi_row_grad(int64_t r, int64_t c, int64_t i, const double *g_out, double *g_A);
+/* out (c x r) = A (r x c) transposed. */
+void pvi_transpose(int64_t r, int64_t c, const double *A, double *out);
+void pvi_transpose_grad(int64_t r, int64_t c, const double *g_out, double *g_A);
+void pvi_copy(int64_t n, const double *x, double *out);
+void pvi_copy_grad(int64_t n, const double *g_out, double *g_x);
+
+/* Bounded variables: x = transform(u). Each returns sum log|dx/du| and writes out = x; the
+ * gradient kernels take g_out (adjoint of x) and g_lj (adjoint of the log-Jacobian, usually 1)
+ * and accumulate into g_u and, when not null, into the bound's gradient. */
+double pvi_tf_lower(int64_t n, const double *u, const double *lb, int64_t slb, double *out);
+void pvi_tf_lower_grad(int64_t n, const double *u, const double *lb, int64_t slb, const double *out,
+                       const double *g_out, double g_lj, double *g_u, double *g_lb);
+double pvi_tf_upper(int64_t n, const double *u, const double *ub, int64_t sub, double *out);
+void pvi_tf_upper_grad(int64_t n, const double *u, const double *ub, int64_t sub, const double *out,
+                       const double *g_out, double g_lj, double *g_u, double *g_ub);
+double pvi_tf_lower_upper(int64_t n, const double *u, const double *lb, int64_t slb, const double *ub, int64_t sub,
+                          double *out);
+void pvi_tf_lower_upper_grad(int64_t n, const double *u, const double *lb, int64_t slb, const double *ub,
+                             int64_t sub, const double *out, const double *g_out, double g_lj, double *g_u,
+                             double *g_lb, double *g_ub);
+/* Inverses, for initial values and user-given points: u = transform^-1(x). Return 0, or i + 1 for
+ * the first x[i] outside its bounds. */
+int64_t pvi_tf_lower_inv(int64_t n, const double *x, const double *lb, int64_t slb, double *u);
+int64_t pvi_tf_upper_inv(int64_t n, const double *x, const double *ub, int64_t sub, double *u);
+int64_t pvi_tf_lower_upper_inv(int64_t n, const double *x, const double *lb, int64_t slb, const double *ub,
+                               int64_t sub, double *u);
+
+/* Every kernel above, by name, for the JIT's symbol table; ends with {NULL, NULL}. */
+typedef struct pvi_arith_kernel_entry {
+  const char *name;
+  void *address;
+} pvi_arith_kernel_entry;
+extern const pvi_arith_kernel_entry pvi_arith_kernel_table[];
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

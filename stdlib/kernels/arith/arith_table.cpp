@@ -1,0 +1,15 @@
+// The symbol table of the arith kernels, for the JIT (see arith.h).
+#include "stdlib/kernels/arith/arith.h"
+
+#define ENTRY(f) {#f, reinterpret_cast<void*>(&f)}
+
+extern "C" const pvi_arith_kernel_entry pvi_arith_kernel_table[] = {
+    ENTRY(pvi_ew_add), ENTRY(pvi_ew_add_grad), ENTRY(pvi_ew_sub), ENTRY(pvi_ew_sub_grad),
+    ENTRY(pvi_ew_mul), ENTRY(pvi_ew_mul_grad), ENTRY(pvi_ew_div), ENTRY(pvi_ew_div_grad),
+    ENTRY(pvi_ew_pow), ENTRY(pvi_ew_pow_grad), ENTRY(pvi_neg), ENTRY(pvi_neg_grad),
+    ENTRY(pvi_sum_grad), ENTRY(pvi_mean), ENTRY(pvi_mean_grad), ENTRY(pvi_fill), ENTRY(pvi_fill_grad),
+    ENTRY(pvi_gather), ENTRY(pvi_gather_grad), ENTRY(pvi_row), ENTRY(pvi_row_grad),
+    ENTRY(pvi_transpose), ENTRY(pvi_transpose_grad), ENTRY(pvi_copy), ENTRY(pvi_copy_grad),
+    ENTRY(pvi_tf_lower), ENTRY(pvi_tf_lower_grad), ENTRY(pvi_tf_upper), ENTRY(pvi_tf_upper_grad),
+    ENTRY(pvi_tf_lower_upper), ENTRY(pvi_tf_lower_upper_grad), ENTRY(pvi_tf_lower_inv), ENTRY(pvi_tf_upper_inv),
+    ENTRY(pvi_tf_lower_upper_inv), {nullptr, nullptr}};

@@ -1,0 +1,36 @@
+#pragma once
+// Compiles a .pvi program with the JIT and binds generated or given data, for the code
+// generation tests.
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compiler/codegen/Jit.hpp"
+#include "compiler/driver/Frontend.hpp"
+#include "runtime/model/CompiledModel.hpp"
+
+namespace pvi::test {
+
+struct Compiled {
+  FrontendResult front;
+  std::optional<LoweredModel> lowered;
+  std::unique_ptr<JitModel> jit;
+  std::string errors;  // diagnostics when something failed
+};
+
+Compiled compileModel(const std::string& source);
+
+// Random data that satisfy the data block's declarations: sizes between 2 and 5, values within
+// their bounds. `partitions` partitions of per-partition data.
+struct GeneratedData {
+  DataBlock shared;
+  std::vector<DataBlock> partitions;
+};
+GeneratedData randomData(const CheckedProgram& program, size_t partitions, std::mt19937_64& rng);
+
+// Central finite-difference gradient of f at x.
+std::vector<double> finiteDifference(const std::function<double(const std::vector<double>&)>& f,
+                                     std::vector<double> x, double h = 1e-6);
+
+}  // namespace pvi::test
