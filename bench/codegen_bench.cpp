@@ -53,20 +53,25 @@ const Problem& problem() {
   return p;
 }
 
-std::unique_ptr<pvi::JitModel> compile(const std::string& source) {
+struct Compiled {
+  std::unique_ptr<pvi::JitModel> jit;
+  pvi::DataSchema schema;
+};
+
+Compiled compile(const std::string& source) {
   pvi::FrontendResult r = pvi::runFrontend("bench.pvi", source);
   auto lowered = pvi::lowerModel(*r.checked, *r.diags);
-  return pvi::JitModel::compile(*lowered);
+  return {pvi::JitModel::compile(*lowered), lowered->schema};
 }
 
 void LogisticJit(benchmark::State& state) {
   const Problem& p = problem();
-  static auto jit = compile(kLogistic);
+  static Compiled compiled = compile(kLogistic);
   pvi::DataBlock shared;
   shared.addInt(kD);
   pvi::DataBlock part;
   part.addInt(kN).addReals(std::vector<double>(p.X.data(), p.X.data() + kN * kD)).addInts(p.y);
-  pvi::CompiledModel m(jit->code(), shared, {part});
+  pvi::CompiledModel m(compiled.jit->code(), compiled.schema, shared, {part});
   std::vector<double> g(kD + 1);
   for (auto _ : state) {
     double v = m.partitionLogDensity(0, p.z.data(), nullptr, nullptr, g.data(), nullptr, nullptr);

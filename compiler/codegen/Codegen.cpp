@@ -50,6 +50,47 @@ class Emitter {
     b_.CreateRetVoid();
   }
 
+  // void symbol(shared, partition, workspace, workspace_bytes, int64_t* status, int64_t where[3])
+  void emitCheck(const std::string& symbol) {
+    check_ = true;
+    llvm::Type* ptr = b_.getPtrTy();
+    auto* fty = llvm::FunctionType::get(b_.getDoubleTy(), {ptr, ptr, ptr, b_.getInt64Ty(), ptr, ptr}, false);
+    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, symbol, m_);
+    entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
+    b_.SetInsertPoint(entry_);
+    target_ = b_.CreateAlloca(b_.getDoubleTy(), nullptr, "unused");
+    b_.CreateStore(b_.getInt64(0), statusArg());
+    size_t n = f_.insts.size();
+    ints_.assign(n, nullptr);
+    ptrs_.assign(n, nullptr);
+    offsets_.assign(n, nullptr);
+    sizePhase();
+    computePhase();
+    b_.CreateRet(f64(0.0));
+  }
+
+  // void symbol(shared, partition, int64_t* counts): the number of elements every data
+  // variable of `source` must have, by its index in the block.
+  void emitCounts(const std::string& symbol, ir::Source source) {
+    llvm::Type* ptr = b_.getPtrTy();
+    fn_ = llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), {ptr, ptr, ptr}, false),
+                                 llvm::Function::ExternalLinkage, symbol, m_);
+    entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
+    b_.SetInsertPoint(entry_);
+    size_t n = f_.insts.size();
+    ints_.assign(n, nullptr);
+    for (size_t k = 0; k < n; ++k) {
+      const Inst& i = f_.insts[k];
+      if (i.op == Op::ConstInt) ints_[k] = i64(i.imm);
+      else if (i.op == Op::IntArith) ints_[k] = intArith(i);
+      if (i.op != Op::Data) continue;
+      if (i.type.elem == Elem::Int && i.type.rank == 0) ints_[k] = b_.CreateLoad(b_.getInt64Ty(), dataPointer(i), i.comment);
+      if (i.source == source)
+        b_.CreateStore(count(i.type), b_.CreateConstGEP1_64(b_.getInt64Ty(), fn_->getArg(2), static_cast<uint64_t>(i.imm)));
+    }
+    b_.CreateRetVoid();
+  }
+
   void emit(const std::string& symbol) {
     llvm::Type* ptr = b_.getPtrTy();
     llvm::Type* i64 = b_.getInt64Ty();
@@ -64,7 +105,7 @@ class Emitter {
     b_.SetInsertPoint(entry_);
     target_ = b_.CreateAlloca(b_.getDoubleTy(), nullptr, "target");
     b_.CreateStore(llvm::ConstantFP::get(b_.getDoubleTy(), 0.0), target_);
-    b_.CreateStore(b_.getInt64(0), arg(10));
+    b_.CreateStore(b_.getInt64(0), statusArg());
 
     size_t n = f_.insts.size();
     ints_.assign(n, nullptr);
@@ -77,6 +118,10 @@ class Emitter {
 
  private:
   llvm::Value* arg(unsigned k) { return fn_->getArg(k); }
+  // Argument roles differ between factor functions and data-check functions.
+  llvm::Value* statusArg() { return arg(check_ ? 4 : 10); }
+  llvm::Value* workspaceArg() { return arg(check_ ? 2 : 8); }
+  llvm::Value* workspaceBytesArg() { return arg(check_ ? 3 : 9); }
   const Inst& at(ValueId v) const { return f_.insts[static_cast<size_t>(v)]; }
   llvm::Value* intOf(ValueId v) { return ints_[static_cast<size_t>(v)]; }
   llvm::Value* ptrOf(ValueId v) { return v == ir::kNone ? nullPtr() : ptrs_[static_cast<size_t>(v)]; }
@@ -96,7 +141,7 @@ class Emitter {
     auto* ok = llvm::BasicBlock::Create(ctx_, "ok", fn_);
     b_.CreateCondBr(failed, bad, ok, llvm::MDBuilder(ctx_).createBranchWeights(1, 1000));
     b_.SetInsertPoint(bad);
-    b_.CreateStore(code, arg(10));
+    b_.CreateStore(code, statusArg());
     b_.CreateRet(f64(std::numeric_limits<double>::quiet_NaN()));
     b_.SetInsertPoint(ok);
   }
@@ -112,9 +157,9 @@ class Emitter {
   }
 
   llvm::Value* dataPointer(const Inst& i) {
-    // In a factor function the data tables are arguments 3 and 4; in a dims function 0 and 1.
-    bool dims = fn_->arg_size() == 5;
-    llvm::Value* table = arg(i.source == ir::Source::Shared ? (dims ? 0 : 3) : (dims ? 1 : 4));
+    // In a factor function the data tables are arguments 3 and 4; elsewhere 0 and 1.
+    bool first = fn_->arg_size() != 11;
+    llvm::Value* table = arg(i.source == ir::Source::Shared ? (first ? 0 : 3) : (first ? 1 : 4));
     llvm::Value* slot = b_.CreateConstGEP1_64(b_.getPtrTy(), table, static_cast<uint64_t>(i.imm));
     return b_.CreateLoad(b_.getPtrTy(), slot, i.comment);
   }
@@ -150,7 +195,7 @@ class Emitter {
         total = b_.CreateAdd(total, b_.CreateMul(count(i.type), i64(8)));
       }
     }
-    failIf(b_.CreateICmpSGT(total, arg(9)), total);
+    failIf(b_.CreateICmpSGT(total, workspaceBytesArg()), total);
   }
 
   llvm::Value* intArith(const Inst& i) {
@@ -170,7 +215,7 @@ class Emitter {
   void computePhase() {
     for (size_t k = 0; k < f_.insts.size(); ++k) {
       const Inst& i = f_.insts[k];
-      if (needsBuffer(i)) ptrs_[k] = b_.CreateGEP(b_.getInt8Ty(), arg(8), offsets_[k]);
+      if (needsBuffer(i)) ptrs_[k] = b_.CreateGEP(b_.getInt8Ty(), workspaceArg(), offsets_[k]);
       switch (i.op) {
         case Op::ConstReal: b_.CreateStore(f64(i.fimm), ptrs_[k]); break;
         case Op::ToReal: b_.CreateStore(b_.CreateSIToFP(intOf(i.operands[0]), b_.getDoubleTy()), ptrs_[k]); break;
@@ -193,6 +238,7 @@ class Emitter {
           break;
         }
         case Op::Reshape: ptrs_[k] = ptrOf(i.operands[0]); break;
+        case Op::CheckData: checkData(i); break;
         case Op::Zero:
           b_.CreateMemSet(ptrs_[k], b_.getInt8(0), b_.CreateMul(count(i.type), i64(8)), llvm::MaybeAlign(8));
           break;
@@ -218,6 +264,57 @@ class Emitter {
   }
 
   llvm::Value* load(llvm::Value* p) { return b_.CreateLoad(b_.getDoubleTy(), p); }
+
+  // A loop over the elements of data operands[0]: the first element below the lower bound,
+  // above the upper bound, or NaN ends the function with status -3 and where = {variable,
+  // element, 1 below / 2 above / 3 NaN}.
+  void checkData(const Inst& i) {
+    const Inst& data = at(i.operands[0]);
+    bool isInt = data.type.elem == Elem::Int;
+    llvm::Value* n = count(data.type);
+    llvm::Value* base = isInt && data.type.rank == 0 ? nullptr : ptrOf(i.operands[0]);
+    auto bound = [&](int which, llvm::Value* index) -> llvm::Value* {
+      ValueId b = i.operands[static_cast<size_t>(which)];
+      if (b == ir::kNone) return nullptr;
+      if (isInt) return intOf(b);
+      const Inst& bi = at(b);
+      llvm::Value* stride = bi.type.rank == 0 ? i64(0) : i64(1);
+      return load(b_.CreateGEP(b_.getDoubleTy(), ptrOf(b), b_.CreateMul(index, stride)));
+    };
+    llvm::BasicBlock* before = b_.GetInsertBlock();
+    auto* loop = llvm::BasicBlock::Create(ctx_, "check", fn_);
+    auto* body = llvm::BasicBlock::Create(ctx_, "check.body", fn_);
+    auto* done = llvm::BasicBlock::Create(ctx_, "check.done", fn_);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* idx = b_.CreatePHI(b_.getInt64Ty(), 2);
+    idx->addIncoming(i64(0), before);
+    b_.CreateCondBr(b_.CreateICmpSLT(idx, n), body, done);
+    b_.SetInsertPoint(body);
+    llvm::Value* v = isInt ? (base ? b_.CreateLoad(b_.getInt64Ty(), b_.CreateGEP(b_.getInt64Ty(), base, idx))
+                                   : intOf(i.operands[0]))
+                           : load(b_.CreateGEP(b_.getDoubleTy(), base, idx));
+    llvm::Value* kind = i64(0);
+    if (!isInt) kind = b_.CreateSelect(b_.CreateFCmpUNO(v, v), i64(3), kind);
+    if (llvm::Value* hi = bound(2, idx))
+      kind = b_.CreateSelect(isInt ? b_.CreateICmpSGT(v, hi) : b_.CreateFCmpOGT(v, hi), i64(2), kind);
+    if (llvm::Value* lo = bound(1, idx))
+      kind = b_.CreateSelect(isInt ? b_.CreateICmpSLT(v, lo) : b_.CreateFCmpOLT(v, lo), i64(1), kind);
+    auto* bad = llvm::BasicBlock::Create(ctx_, "check.bad", fn_);
+    auto* next = llvm::BasicBlock::Create(ctx_, "check.next", fn_);
+    b_.CreateCondBr(b_.CreateICmpNE(kind, i64(0)), bad, next);
+    b_.SetInsertPoint(bad);
+    llvm::Value* where = arg(5);
+    b_.CreateStore(i64(i.imm), where);
+    b_.CreateStore(idx, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 1));
+    b_.CreateStore(kind, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 2));
+    b_.CreateStore(i64(-3), statusArg());
+    b_.CreateRet(f64(0.0));
+    b_.SetInsertPoint(next);
+    idx->addIncoming(b_.CreateAdd(idx, i64(1)), next);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(done);
+  }
   void addTarget(llvm::Value* v) { b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(b_.getDoubleTy(), target_), v), target_); }
 
   llvm::Value* call(const std::string& name, llvm::Type* ret, const std::vector<llvm::Value*>& args) {
@@ -405,6 +502,7 @@ class Emitter {
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> b_;
   llvm::Function* fn_ = nullptr;
+  bool check_ = false;
   llvm::BasicBlock* entry_ = nullptr;
   llvm::Value* target_ = nullptr;
   std::vector<llvm::Value*> ints_;
@@ -420,6 +518,12 @@ void emitFunction(llvm::Module& module, const ir::Function& f, const std::string
 
 void emitDimsFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol) {
   Emitter(module, f).emitDims(symbol);
+}
+
+void emitDataCheckFunctions(llvm::Module& module, const ir::Function& f, ir::Source source,
+                            const std::string& checkSymbol, const std::string& countsSymbol) {
+  Emitter(module, f).emitCheck(checkSymbol);
+  Emitter(module, f).emitCounts(countsSymbol, source);
 }
 
 }  // namespace pvi

@@ -27,4 +27,10 @@ void emitFunction(llvm::Module& module, const ir::Function& f, const std::string
 // writing the dimensions of z, w and theta that `f` derives from the data.
 void emitDimsFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol);
 
+// Adds the data checks of one block from its check function `f` (see runtime/abi/factor_abi.h):
+//   void counts(shared, partition, int64_t* counts)       expected element count per variable
+//   double check(shared, partition, workspace, bytes, int64_t* status, int64_t where[3])
+void emitDataCheckFunctions(llvm::Module& module, const ir::Function& f, ir::Source source,
+                            const std::string& checkSymbol, const std::string& countsSymbol);
+
 }  // namespace pvi

@@ -4,7 +4,9 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -41,10 +43,13 @@ std::unique_ptr<llvm::Module> buildModule(llvm::LLVMContext& ctx, const LoweredM
   emitFunction(*module, model.prior, "pvi_prior_value");
   emitFunction(*module, differentiate(model.prior), "pvi_prior_grad");
   emitDimsFunction(*module, model.prior, "pvi_prior_dims");
+  emitDataCheckFunctions(*module, model.sharedCheck, ir::Source::Shared, "pvi_shared_check", "pvi_shared_counts");
   if (!model.partitionName.empty()) {
     emitFunction(*module, model.partition, "pvi_partition_value");
     emitFunction(*module, differentiate(model.partition), "pvi_partition_grad");
     emitDimsFunction(*module, model.partition, "pvi_partition_dims");
+    emitDataCheckFunctions(*module, model.partitionCheck, ir::Source::Partition, "pvi_partition_check",
+                           "pvi_partition_counts");
   }
   std::string err;
   llvm::raw_string_ostream es(err);
@@ -123,12 +128,37 @@ std::unique_ptr<JitModel> JitModel::compile(const LoweredModel& model) {
   c.prior_value = reinterpret_cast<pvi_factor_fn>(lookup("pvi_prior_value"));
   c.prior_grad = reinterpret_cast<pvi_factor_fn>(lookup("pvi_prior_grad"));
   c.prior_dims = reinterpret_cast<pvi_dims_fn>(lookup("pvi_prior_dims"));
+  c.shared_counts = reinterpret_cast<pvi_counts_fn>(lookup("pvi_shared_counts"));
+  c.shared_check = reinterpret_cast<pvi_check_fn>(lookup("pvi_shared_check"));
   if (!model.partitionName.empty()) {
     c.partition_value = reinterpret_cast<pvi_factor_fn>(lookup("pvi_partition_value"));
     c.partition_grad = reinterpret_cast<pvi_factor_fn>(lookup("pvi_partition_grad"));
     c.partition_dims = reinterpret_cast<pvi_dims_fn>(lookup("pvi_partition_dims"));
+    c.partition_counts = reinterpret_cast<pvi_counts_fn>(lookup("pvi_partition_counts"));
+    c.partition_check = reinterpret_cast<pvi_check_fn>(lookup("pvi_partition_check"));
   }
   return out;
+}
+
+void emitObjectFile(const LoweredModel& model, const std::string& path) {
+  initialiseLlvm();
+  llvm::LLVMContext ctx;
+  std::unique_ptr<llvm::Module> module = buildModule(ctx, model);
+  // The same target machine as the JIT's, so both run the same optimised code.
+  auto jtmb = unwrap(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
+  jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  jtmb.setRelocationModel(llvm::Reloc::PIC_);
+  auto tm = unwrap(jtmb.createTargetMachine(), "creating the target machine");
+  optimise(*module, *tm);
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
+  if (ec) throw std::runtime_error("cannot write '" + path + "': " + ec.message());
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, out, nullptr, llvm::CodeGenFileType::ObjectFile))
+    throw std::runtime_error("the target cannot emit object files");
+  pm.run(*module);
+  out.flush();
+  if (out.has_error()) throw std::runtime_error("error writing '" + path + "'");
 }
 
 std::string generatedLlvm(const LoweredModel& model, bool optimiseIt) {

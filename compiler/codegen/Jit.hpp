@@ -27,7 +27,13 @@ class JitModel {
   std::string llvmText_;
 };
 
-// The generated module, before optimisation (for tests and dumps).
+// The generated module, optimised or not (for tests and dumps).
 std::string generatedLlvm(const LoweredModel& model, bool optimise);
+
+// Ahead-of-time: writes an object file defining the same symbols the JIT looks up
+// (pvi_prior_value, pvi_prior_grad, pvi_prior_dims, pvi_partition_*), optimised by the same
+// pipeline for the host CPU. Linked with the kernel library it needs no LLVM. Throws
+// std::runtime_error on failure.
+void emitObjectFile(const LoweredModel& model, const std::string& path);
 
 }  // namespace pvi

@@ -29,6 +29,7 @@ const char* opName(Op op) {
     case Op::Reshape: return "reshape";
     case Op::AddTarget: return "target +=";
     case Op::Zero: return "zero";
+    case Op::CheckData: return "check";
     case Op::Backward: return "backward";
   }
   return "?";

@@ -42,6 +42,9 @@ enum class Op {
   Element,      // view of element operands[1] (1-based) of operands[0]; column for rank 2
   Reshape,      // view of operands[0]'s buffer with the result's type (to_vector of a matrix)
   AddTarget,    // target += operands[0] (a real scalar)
+  CheckData,    // data validation: the elements of data operands[0] must lie within
+                // [operands[1], operands[2]] (kNone: no bound) and reals must not be NaN;
+                // imm = the variable's index in its block
   // Gradient functions only (made by compiler/ad):
   Zero,         // a zeroed buffer of the result's type: the adjoint of a computed value
   Backward,     // the derivative rule of instruction operands[0]: operands[1] is its adjoint,

@@ -31,6 +31,23 @@ class FunctionLowerer {
   FunctionLowerer(const CheckedProgram& p, const LoweredModel& layout, ir::Function& f, bool isPrior)
       : p_(p), layout_(layout), f_(f), isPrior_(isPrior) {}
 
+  // The checks of the data of `source`: every bounded variable, and every real one for NaN.
+  void runDataCheck(ir::Source source) {
+    bindData(layout_.sharedData, ir::Source::Shared);
+    if (source == ir::Source::Partition) bindData(layout_.partitionData, ir::Source::Partition);
+    const auto& syms = source == ir::Source::Shared ? layout_.sharedData : layout_.partitionData;
+    for (size_t k = 0; k < syms.size(); ++k) {
+      const Symbol* s = syms[k];
+      const TypeSyntax& ts = *s->decl->declType;
+      bool isInt = ts.elem == ElemKind::Int;
+      if (isInt && !ts.lower && !ts.upper) continue;
+      auto bound = [&](const ExprPtr& e) { return e ? (isInt ? intExpr(*e) : realValue(*e)) : ir::kNone; };
+      Inst c{Op::CheckData, intScalar(), {values_[s], bound(ts.lower), bound(ts.upper)}, "", static_cast<int64_t>(k)};
+      c.comment = s->name;
+      add(c);
+    }
+  }
+
   void run() {
     bindData(layout_.sharedData, ir::Source::Shared);
     if (!isPrior_) bindData(layout_.partitionData, ir::Source::Partition);
@@ -469,9 +486,19 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
   }
   m.prior.name = "prior";
   m.partition.name = "partition";
+  m.sharedCheck.name = "check_shared";
+  m.partitionCheck.name = "check_partition";
+  m.schema.partitionName = m.partitionName;
+  for (auto [syms, fields] : {std::pair{&m.sharedData, &m.schema.shared}, std::pair{&m.partitionData, &m.schema.partition}})
+    for (const Symbol* s : *syms)
+      fields->push_back(DataField{s->name, s->type.base == Base::Int, s->type.isScalar(), printType(*s->decl->declType)});
   try {
     FunctionLowerer(program, m, m.prior, true).run();
-    if (!m.partitionName.empty()) FunctionLowerer(program, m, m.partition, false).run();
+    FunctionLowerer(program, m, m.sharedCheck, true).runDataCheck(ir::Source::Shared);
+    if (!m.partitionName.empty()) {
+      FunctionLowerer(program, m, m.partition, false).run();
+      FunctionLowerer(program, m, m.partitionCheck, false).runDataCheck(ir::Source::Partition);
+    }
   } catch (Unsupported& u) {
     diags.error(u.span, "not supported by code generation yet: " + u.what);
     return std::nullopt;

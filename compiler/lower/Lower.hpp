@@ -10,6 +10,7 @@
 #include "compiler/diagnostics/Diagnostics.hpp"
 #include "compiler/ir/Ir.hpp"
 #include "compiler/sema/CheckedProgram.hpp"
+#include "runtime/model/DataSchema.hpp"
 
 namespace pvi {
 
@@ -23,6 +24,9 @@ struct VariableLayout {
 struct LoweredModel {
   ir::Function prior;
   ir::Function partition;                 // empty when the model has no partition
+  ir::Function sharedCheck;               // bounds and NaN checks of the shared data
+  ir::Function partitionCheck;            // ... and of one partition's data
+  DataSchema schema;
   std::string partitionName;
   std::vector<const Symbol*> sharedData;     // data argument order of the shared data
   std::vector<const Symbol*> partitionData;  // data argument order of a partition's data

@@ -28,6 +28,16 @@ typedef double (*pvi_factor_fn)(const double *z, const double *w, const double *
 /* Writes {dim z, dim w, dim theta} as implied by the data (w: of this partition). */
 typedef void (*pvi_dims_fn)(const void *const *shared, const void *const *partition, int64_t *out);
 
+/* Data checks of one block (shared, or one partition):
+ * counts writes the number of elements each variable of the block must have (by index);
+ * check verifies bounds and that no real is NaN, assuming the counts hold: *status = 0, or -3
+ * with where = {variable, element (0-based, column-major), 1 below lower / 2 above upper /
+ * 3 NaN}, or > 0 when the workspace is too small (bytes needed). */
+typedef void (*pvi_counts_fn)(const void *const *shared, const void *const *partition, int64_t *counts);
+typedef double (*pvi_check_fn)(const void *const *shared, const void *const *partition, void *workspace,
+                               int64_t workspace_bytes, int64_t *status, int64_t *where);
+#define PVI_STATUS_DATA_OUT_OF_BOUNDS (-3)
+
 /* The generated code of one model. The partition functions are null for a model without a
  * partition. An AOT object defines these as pvi_prior_value, pvi_prior_grad, ... */
 typedef struct pvi_model_code {
@@ -37,6 +47,10 @@ typedef struct pvi_model_code {
   pvi_factor_fn partition_value;
   pvi_factor_fn partition_grad;
   pvi_dims_fn partition_dims;
+  pvi_counts_fn shared_counts;
+  pvi_check_fn shared_check;
+  pvi_counts_fn partition_counts;
+  pvi_check_fn partition_check;
 } pvi_model_code;
 
 #ifdef __cplusplus

@@ -5,6 +5,7 @@
 
 #include "runtime/abi/factor_abi.h"
 #include "runtime/model/DataBlock.hpp"
+#include "runtime/model/DataSchema.hpp"
 #include "runtime/model/FactorModel.hpp"
 
 namespace pvi {
@@ -15,9 +16,20 @@ class ModelEvaluationError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Raised when data do not match the model's data blocks; the message names the block, the
+// partition, the variable and the element.
+class DataError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class CompiledModel : public FactorModel {
  public:
-  CompiledModel(const pvi_model_code& code, DataBlock shared, std::vector<DataBlock> partitions);
+  // Validates the data against the schema (count, kind and size of every variable, bounds, no
+  // NaN) before any evaluation; throws DataError. Partition labels name partitions in messages
+  // (default: 1, 2, ...).
+  CompiledModel(const pvi_model_code& code, const DataSchema& schema, DataBlock shared,
+                std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels = {});
 
   size_t globalDim() const override { return dimZ_; }
   size_t hyperDim() const override { return dimTheta_; }
@@ -31,6 +43,9 @@ class CompiledModel : public FactorModel {
                              double* gradW, double* gradTheta) const override;
 
  private:
+  void validate(const DataSchema& schema, const std::vector<std::string>& labels) const;
+  void validateBlock(const std::vector<DataField>& fields, const DataBlock& block, const void* const* partitionPtrs,
+                     pvi_counts_fn counts, pvi_check_fn check, const std::string& where) const;
   double call(pvi_factor_fn fn, const double* z, const double* w, const double* theta, const void* const* part,
               double* gz, double* gw, double* gtheta) const;
 

@@ -20,6 +20,12 @@ class DataBlock {
   // One pointer per variable, stable until the block is changed.
   const void* const* pointers() const { return pointers_.data(); }
   size_t size() const { return values_.size(); }
+  bool isInt(size_t k) const { return std::holds_alternative<std::vector<int64_t>>(values_.at(k)); }
+  size_t length(size_t k) const {
+    return std::visit([](const auto& v) { return v.size(); }, values_.at(k));
+  }
+  double realAt(size_t k, size_t i) const { return std::get<std::vector<double>>(values_.at(k)).at(i); }
+  int64_t intAt(size_t k, size_t i) const { return std::get<std::vector<int64_t>>(values_.at(k)).at(i); }
 
  private:
   void refresh();

@@ -6,10 +6,17 @@
 // Compiled models (JIT or AOT) implement this through the factor ABI; tests implement it with
 // hand-written C++ factors. The runtime never sees a compiler or LLVM header.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace pvi {
+
+// The prior over z when it is exactly Gaussian: N(mean, covariance), covariance row-major D x D.
+struct GaussianPrior {
+  std::vector<double> mean;
+  std::vector<double> covariance;
+};
 
 class FactorModel {
  public:
@@ -28,6 +35,10 @@ class FactorModel {
   // transforms of w_j. Gradients are written where the pointers are not null.
   virtual double partitionLogDensity(size_t partition, const double* z, const double* w, const double* theta,
                                      double* gradZ, double* gradW, double* gradTheta) const = 0;
+
+  // The mean and covariance of z's prior when the prior factor is exactly Gaussian and does not
+  // depend on theta, so PVI can hold it exactly as factor 0; std::nullopt otherwise.
+  virtual std::optional<GaussianPrior> gaussianPrior() const { return std::nullopt; }
 
   // Names of the unconstrained coordinates of z ("beta.1", ...), for output.
   virtual std::vector<std::string> globalNames() const {

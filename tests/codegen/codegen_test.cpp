@@ -88,7 +88,7 @@ TEST_P(ExampleGradientTest, GradientsMatchFiniteDifferences) {
   std::mt19937_64 rng(20261121);
   for (int trial = 0; trial < 3; ++trial) {
     GeneratedData data = randomData(*c.front.checked, 3, rng);
-    CompiledModel m(c.jit->code(), std::move(data.shared), std::move(data.partitions));
+    CompiledModel m(c.jit->code(), c.lowered->schema, std::move(data.shared), std::move(data.partitions));
     checkGradients(m, rng);
   }
 }
@@ -115,7 +115,7 @@ TEST(Codegen, LinearRegressionValueMatchesHandWritten) {
   shared.addInt(D).addReal(sigma).addReal(priorSd);
   DataBlock part;
   part.addInt(N).addReals(X).addReals(y);
-  CompiledModel m(c.jit->code(), shared, {part});
+  CompiledModel m(c.jit->code(), c.lowered->schema, shared, {part});
   ASSERT_EQ(m.globalDim(), static_cast<size_t>(D + 1));
   std::vector<double> z = randomVector(D + 1, rng);  // alpha, beta[1..D]
 
@@ -152,7 +152,7 @@ model {
   ASSERT_TRUE(c.jit) << c.errors;
   DataBlock part;
   part.addInt(3).addReals({0.3, -0.2, 1.1});
-  CompiledModel m(c.jit->code(), DataBlock{}, {part});
+  CompiledModel m(c.jit->code(), c.lowered->schema, DataBlock{}, {part});
   std::vector<double> z = {0.2, -0.4, 0.7}, w = {0.1};
   double s = std::exp(z[0]);
   double sig = 1 / (1 + std::exp(-z[1]));
@@ -179,7 +179,7 @@ model { b ~ normal(0, 1); y ~ normal(b[g], 1); }
   ASSERT_TRUE(c.jit) << c.errors;
   DataBlock part;
   part.addInt(2).addInt(2).addInts({1, 3}).addReals({0.0, 1.0});  // g = 3 > C
-  CompiledModel m(c.jit->code(), DataBlock{}, {part});
+  CompiledModel m(c.jit->code(), c.lowered->schema, DataBlock{}, {part});
   std::vector<double> w = {0.0, 0.0};
   EXPECT_THROW(m.partitionLogDensity(0, nullptr, w.data(), nullptr, nullptr, nullptr, nullptr), ModelEvaluationError);
 }
@@ -189,7 +189,7 @@ TEST(Codegen, OutOfSupportGivesMinusInfinity) {
   ASSERT_TRUE(c.jit) << c.errors;
   DataBlock shared;
   shared.addReal(-1.0);
-  CompiledModel m(c.jit->code(), shared, {});
+  CompiledModel m(c.jit->code(), c.lowered->schema, shared, {});
   double z = 0.3;
   EXPECT_EQ(m.priorLogDensity(&z, nullptr, nullptr, nullptr), -INFINITY);
 }

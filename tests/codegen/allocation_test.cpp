@@ -1,0 +1,57 @@
+// Evaluating a factor allocates nothing on the heap after the first call: the generated code
+// works in a caller-provided workspace, which CompiledModel sizes once per thread.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <new>
+#include <sstream>
+
+#include "model_harness.hpp"
+
+namespace {
+std::atomic<long> allocations{0};
+}
+
+// Counts every allocation made through operator new in this test program.
+void* operator new(std::size_t n) {
+  ++allocations;
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace pvi::test {
+namespace {
+
+TEST(Allocation, NoHeapAllocationAfterTheFirstCall) {
+  std::ifstream in(std::filesystem::path(PVI_SOURCE_DIR) / "examples" / "six_cities" / "model.pvi");
+  std::stringstream s;
+  s << in.rdbuf();
+  Compiled c = compileModel(s.str());
+  ASSERT_TRUE(c.jit) << c.errors;
+  std::mt19937_64 rng(5);
+  GeneratedData data = randomData(*c.front.checked, 2, rng);
+  CompiledModel m(c.jit->code(), c.lowered->schema, data.shared, data.partitions);
+  std::vector<double> z(m.globalDim(), 0.1), gz(z.size());
+  std::vector<double> w(m.localDim(0), -0.2), gw(w.size());
+  // First calls: the per-thread workspace grows to what the factors need.
+  m.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
+  m.partitionLogDensity(0, z.data(), w.data(), nullptr, gz.data(), gw.data(), nullptr);
+  m.partitionLogDensity(0, z.data(), w.data(), nullptr, nullptr, nullptr, nullptr);
+  long before = allocations.load();
+  double sum = 0;
+  for (int k = 0; k < 100; ++k) {
+    sum += m.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
+    sum += m.partitionLogDensity(0, z.data(), w.data(), nullptr, gz.data(), gw.data(), nullptr);
+    sum += m.partitionLogDensity(0, z.data(), w.data(), nullptr, nullptr, nullptr, nullptr);
+  }
+  EXPECT_EQ(allocations.load(), before);
+  EXPECT_TRUE(std::isfinite(sum));
+}
+
+}  // namespace
+}  // namespace pvi::test
