@@ -21,98 +21,238 @@ ir::Input gradientOf(ir::Input in) {
   }
 }
 
-}  // namespace
+bool opensBlock(Op op) { return op == Op::LoopBegin || op == Op::IfBegin; }
 
-ir::Function differentiate(const ir::Function& forward) {
-  ir::Function g;
-  g.name = forward.name + "_grad";
-  g.insts = forward.insts;
-  const size_t n = forward.insts.size();
+// Builds the gradient function. Straight-line code is reversed instruction by instruction. A
+// loop becomes a loop running backwards whose every iteration first replays the forward body
+// (its temporaries only: bodies add to target but assign no outer variable, so a replay
+// recomputes exactly that iteration's values), then zeroes the iteration's adjoints and runs
+// the body's derivative rules in reverse. A branch is reversed under the same condition, which
+// depends on data only, and replays its own body the same way: values made inside a block are
+// used only inside it, and the forward block's values do not dominate the reversed block.
+class Reverser {
+ public:
+  explicit Reverser(const ir::Function& forward) : fwd_(forward) {}
 
-  // Activity: a value is active when it depends on a parameter (and is real).
-  std::vector<bool> active(n, false);
-  for (size_t k = 0; k < n; ++k) {
-    const Inst& i = forward.insts[k];
-    if (i.op == Op::Param) {
-      active[k] = true;
-    } else if (i.op == Op::Kernel || i.op == Op::Element || i.op == Op::Reshape) {
-      if (i.type.elem != ir::Elem::Real) continue;
+  ir::Function run() {
+    g_.name = fwd_.name + "_grad";
+    g_.insts = fwd_.insts;
+    g_.dimZ = fwd_.dimZ;
+    g_.dimW = fwd_.dimW;
+    g_.dimTheta = fwd_.dimTheta;
+    const size_t n = fwd_.insts.size();
+    matchBlocks();
+    analyseActivity();
+    fuseDensities();
+    std::vector<ValueId> map(n), adj(n, ir::kNone);
+    for (size_t k = 0; k < n; ++k) map[k] = static_cast<ValueId>(k);
+    defineAdjoints(0, n, map, adj);
+    reverse(0, n, map, adj);
+    return std::move(g_);
+  }
+
+ private:
+  // end_[k]: for a LoopBegin or IfBegin, the index of its end; else_[k]: of its Else, if any.
+  void matchBlocks() {
+    const size_t n = fwd_.insts.size();
+    end_.assign(n, 0);
+    else_.assign(n, 0);
+    std::vector<size_t> open;
+    for (size_t k = 0; k < n; ++k) {
+      Op op = fwd_.insts[k].op;
+      if (opensBlock(op)) open.push_back(k);
+      if (op == Op::Else) else_[open.back()] = k;
+      if (op == Op::LoopEnd || op == Op::IfEnd) {
+        end_[open.back()] = k;
+        open.pop_back();
+      }
+    }
+  }
+
+  // A value is active when it is real and depends on a parameter.
+  void analyseActivity() {
+    const size_t n = fwd_.insts.size();
+    active_.assign(n, false);
+    for (size_t k = 0; k < n; ++k) {
+      const Inst& i = fwd_.insts[k];
+      if (i.op == Op::Param) {
+        active_[k] = true;
+      } else if ((i.op == Op::Kernel || i.op == Op::Element || i.op == Op::Reshape) && i.type.elem == ir::Elem::Real) {
+        for (ValueId a : i.operands)
+          if (a != ir::kNone && active_[static_cast<size_t>(a)]) active_[k] = true;
+      }
+    }
+  }
+
+  // A density used only by one `target +=` has adjoint 1: its backward call computes the value
+  // too, so the forward call and the `target +=` are dropped.
+  void fuseDensities() {
+    const size_t n = fwd_.insts.size();
+    std::vector<int> uses(n, 0);
+    for (const Inst& i : fwd_.insts)
       for (ValueId a : i.operands)
-        if (a != ir::kNone && active[static_cast<size_t>(a)]) active[k] = true;
+        if (a != ir::kNone) ++uses[static_cast<size_t>(a)];
+    for (size_t k = 0; k < n; ++k) {
+      Inst& i = g_.insts[k];
+      if (i.op != Op::AddTarget || uses[static_cast<size_t>(i.operands[0])] != 1) continue;
+      size_t d = static_cast<size_t>(i.operands[0]);
+      const stdlib::KernelOp* op = g_.insts[d].op == Op::Kernel ? stdlib::findKernelOp(g_.insts[d].name) : nullptr;
+      if (op && op->conv == stdlib::CallConv::Density && active_[d]) {
+        g_.insts[d].fused = true;
+        i.fused = true;
+      }
     }
   }
 
-  // Densities used only by one `target +=` are fused into their backward call.
-  std::vector<int> uses(n, 0);
-  for (const Inst& i : forward.insts)
-    for (ValueId a : i.operands)
-      if (a != ir::kNone) ++uses[static_cast<size_t>(a)];
-  for (size_t k = 0; k < n; ++k) {
-    Inst& i = g.insts[k];
-    if (i.op != Op::AddTarget || uses[static_cast<size_t>(i.operands[0])] != 1) continue;
-    Inst& d = g.insts[static_cast<size_t>(i.operands[0])];
-    const stdlib::KernelOp* op = d.op == Op::Kernel ? stdlib::findKernelOp(d.name) : nullptr;
-    if (op && op->conv == stdlib::CallConv::Density && active[static_cast<size_t>(i.operands[0])]) {
-      d.fused = true;
-      i.fused = true;
+  ValueId remap(ValueId v, const std::vector<ValueId>& map) const {
+    return v == ir::kNone ? ir::kNone : map[static_cast<size_t>(v)];
+  }
+
+  // Adjoint buffers and views for the active values of [b, e) outside nested blocks (each block
+  // defines its own, inside its reversed form).
+  void defineAdjoints(size_t b, size_t e, const std::vector<ValueId>& map, std::vector<ValueId>& adj) {
+    for (size_t k = b; k < e; ++k) {
+      const Inst& i = fwd_.insts[k];
+      if (opensBlock(i.op)) {
+        k = end_[k];
+        continue;
+      }
+      if (!active_[k] || g_.insts[k].fused) continue;
+      Inst a;
+      a.type = i.type;
+      a.comment = "adjoint of %" + std::to_string(map[k]);
+      switch (i.op) {
+        case Op::Param:  // the adjoint of an input slice is the same slice of its gradient output
+          a.op = Op::Param;
+          a.input = gradientOf(i.input);
+          a.operands = {remap(i.operands[0], map)};
+          break;
+        case Op::Element:  // a view of an active value: the same view of its adjoint
+          a.op = Op::Element;
+          a.operands = {adj[static_cast<size_t>(i.operands[0])], remap(i.operands[1], map)};
+          break;
+        case Op::Reshape:
+          a.op = Op::Reshape;
+          a.operands = {adj[static_cast<size_t>(i.operands[0])]};
+          break;
+        default:
+          a.op = Op::Zero;
+          break;
+      }
+      adj[k] = g_.add(a);
     }
   }
 
-  // Adjoints, in forward order so that a view's base adjoint exists before the view.
-  std::vector<ValueId> adj(n, ir::kNone);
-  for (size_t k = 0; k < n; ++k) {
-    if (!active[k] || g.insts[k].fused) continue;  // a fused density's adjoint is the constant 1
-    const Inst& i = forward.insts[k];
-    Inst a;
-    a.type = i.type;
-    a.comment = "adjoint of %" + std::to_string(k);
-    switch (i.op) {
-      case Op::Param:  // the adjoint of an input slice is the same slice of its gradient output
-        a.op = Op::Param;
-        a.input = gradientOf(i.input);
-        a.operands = i.operands;
-        break;
-      case Op::Element:  // views of an active value: the same view of its adjoint
-        a.op = Op::Element;
-        a.operands = {adj[static_cast<size_t>(i.operands[0])], i.operands[1]};
-        break;
-      case Op::Reshape:
-        a.op = Op::Reshape;
-        a.operands = {adj[static_cast<size_t>(i.operands[0])]};
-        break;
-      default:
-        a.op = Op::Zero;
-        break;
+  // Copies the forward instructions of [b, e) with remapped operands, except `target +=` (the
+  // forward pass added once) and nested blocks (their reversed forms replay
+  // themselves).
+  void replay(size_t b, size_t e, std::vector<ValueId>& map) {
+    for (size_t k = b; k < e; ++k) {
+      const Inst& orig = g_.insts[k];
+      if (opensBlock(orig.op)) {
+        k = end_[k];
+        continue;
+      }
+      // A fused density is copied too (its flag keeps codegen from evaluating it forward): its
+      // backward call reads the copy's operands.
+      if (orig.op == Op::AddTarget) continue;
+      Inst copy = orig;
+      for (ValueId& a : copy.operands) a = remap(a, map);
+      map[k] = g_.add(copy);
     }
-    adj[k] = g.add(a);
   }
 
-  // Backward instructions in reverse order. The adjoint of target is 1.
-  for (size_t k = n; k-- > 0;) {
-    const Inst& i = forward.insts[k];
-    bool needed = false;
+  void reverse(size_t b, size_t e, const std::vector<ValueId>& map, std::vector<ValueId>& adj) {
+    for (size_t k = e; k-- > b;) {
+      const Inst& i = fwd_.insts[k];
+      if (i.op == Op::LoopEnd || i.op == Op::IfEnd) {
+        size_t begin = static_cast<size_t>(i.operands[0]);
+        if (i.op == Op::LoopEnd) reverseLoop(begin, k, map, adj);
+        else reverseBranch(begin, k, map, adj);
+        k = begin;
+        continue;
+      }
+      backward(k, map, adj);
+    }
+  }
+
+  void reverseLoop(size_t begin, size_t end, const std::vector<ValueId>& map, std::vector<ValueId>& adj) {
+    if (!containsActive(begin, end)) return;
+    const Inst& loop = fwd_.insts[begin];
+    Inst r = ir::makeInst(Op::LoopBegin, loop.type, {remap(loop.operands[0], map), remap(loop.operands[1], map)});
+    r.imm = 1;
+    r.comment = loop.comment + " (reversed)";
+    ValueId rev = g_.add(r);
+    std::vector<ValueId> inner = map;
+    inner[begin] = rev;
+    replay(begin + 1, end, inner);
+    std::vector<ValueId> innerAdj = adj;
+    defineAdjoints(begin + 1, end, inner, innerAdj);
+    reverse(begin + 1, end, inner, innerAdj);
+    g_.add(ir::makeInst(Op::LoopEnd, loop.type, {rev}));
+  }
+
+  void reverseBranch(size_t begin, size_t end, const std::vector<ValueId>& map, std::vector<ValueId>& adj) {
+    if (!containsActive(begin, end)) return;
+    const Inst& branch = fwd_.insts[begin];
+    ValueId rev = g_.add(ir::makeInst(Op::IfBegin, branch.type, {remap(branch.operands[0], map)}));
+    size_t otherwise = else_[begin];
+    size_t thenEnd = otherwise ? otherwise : end;
+    auto reverseArm = [&](size_t b, size_t e) {
+      std::vector<ValueId> inner = map;
+      replay(b, e, inner);
+      std::vector<ValueId> innerAdj = adj;
+      defineAdjoints(b, e, inner, innerAdj);
+      reverse(b, e, inner, innerAdj);
+    };
+    reverseArm(begin + 1, thenEnd);
+    if (otherwise) {
+      g_.add(ir::makeInst(Op::Else, branch.type, {rev}));
+      reverseArm(otherwise + 1, end);
+    }
+    g_.add(ir::makeInst(Op::IfEnd, branch.type, {rev}));
+  }
+
+  bool containsActive(size_t begin, size_t end) const {
+    for (size_t k = begin + 1; k < end; ++k)
+      if (active_[k]) return true;
+    return false;
+  }
+
+  // The derivative rule of forward instruction k, with operands and adjoints remapped.
+  void backward(size_t k, const std::vector<ValueId>& map, const std::vector<ValueId>& adj) {
+    const Inst& i = fwd_.insts[k];
+    bool isTarget = i.op == Op::AddTarget;
+    if (!isTarget && !(i.op == Op::Kernel && active_[k])) return;  // views and ints need no rule
+    if (isTarget && g_.insts[k].fused) return;                      // folded into the density
     std::vector<ValueId> argAdj;
+    bool needed = false;
     for (ValueId a : i.operands) {
       ValueId ad = a == ir::kNone ? ir::kNone : adj[static_cast<size_t>(a)];
       argAdj.push_back(ad);
       needed = needed || ad != ir::kNone;
     }
-    if (!needed || (g.insts[k].op == Op::AddTarget && g.insts[k].fused)) continue;
-    if (i.op == Op::AddTarget || (i.op == Op::Kernel && active[k])) {
-      Inst b;
-      b.op = Op::Backward;
-      b.type = i.type;
-      b.name = i.name;
-      b.imm = i.imm;
-      b.operands = {static_cast<ValueId>(k), adj[k]};
-      b.operands.insert(b.operands.end(), argAdj.begin(), argAdj.end());
-      b.comment = i.comment;
-      b.fused = g.insts[k].fused;
-      g.add(b);
-    }
-    // Element, Reshape and Param adjoints are views: nothing to propagate.
+    if (!needed) return;
+    Inst b;
+    b.op = Op::Backward;
+    b.type = i.type;
+    b.name = i.name;
+    b.imm = i.imm;
+    b.operands = {map[k], adj[k]};
+    b.operands.insert(b.operands.end(), argAdj.begin(), argAdj.end());
+    b.comment = i.comment;
+    b.fused = g_.insts[k].fused;
+    g_.add(b);
   }
-  return g;
-}
+
+  const ir::Function& fwd_;
+  ir::Function g_;
+  std::vector<size_t> end_, else_;
+  std::vector<bool> active_;
+};
+
+}  // namespace
+
+ir::Function differentiate(const ir::Function& forward) { return Reverser(forward).run(); }
 
 }  // namespace pvi

@@ -35,8 +35,10 @@ class Emitter {
     // Arguments 3 and 4 play the roles of shared and partition in dataPointer().
     size_t n = f_.insts.size();
     ints_.assign(n, nullptr);
+    computeDepths();
     for (size_t k = 0; k < n; ++k) {
       const Inst& i = f_.insts[k];
+      if (depth_[k] > 0) continue;  // sizes never come from inside a loop
       if (i.op == Op::ConstInt) ints_[k] = i64(i.imm);
       else if (i.op == Op::Data && i.type.elem == Elem::Int && i.type.rank == 0)
         ints_[k] = b_.CreateLoad(b_.getInt64Ty(), dataPointer(i), i.comment);
@@ -79,8 +81,10 @@ class Emitter {
     b_.SetInsertPoint(entry_);
     size_t n = f_.insts.size();
     ints_.assign(n, nullptr);
+    computeDepths();
     for (size_t k = 0; k < n; ++k) {
       const Inst& i = f_.insts[k];
+      if (depth_[k] > 0) continue;  // sizes never come from inside a loop
       if (i.op == Op::ConstInt) ints_[k] = i64(i.imm);
       else if (i.op == Op::IntArith) ints_[k] = intArith(i);
       if (i.op != Op::Data) continue;
@@ -164,33 +168,98 @@ class Emitter {
     return b_.CreateLoad(b_.getPtrTy(), slot, i.comment);
   }
 
-  // Phase 1: every int value, index checks, and the workspace each buffer needs.
+  // Nesting depth of every instruction inside loops and branches.
+  void computeDepths() {
+    depth_.assign(f_.insts.size(), 0);
+    int d = 0;
+    for (size_t k = 0; k < f_.insts.size(); ++k) {
+      Op op = f_.insts[k].op;
+      if (op == Op::LoopEnd || op == Op::IfEnd) --d;
+      depth_[k] = op == Op::Else ? d - 1 : d;
+      if (op == Op::LoopBegin || op == Op::IfBegin) ++d;
+    }
+  }
+
+  // An int value or index check, emitted where it stands (top level: in phase 1; inside loops and
+  // branches: in phase 2, where the loop variable exists).
+  void intInstruction(size_t k) {
+    const Inst& i = f_.insts[k];
+    switch (i.op) {
+      case Op::ConstInt: ints_[k] = i64(i.imm); break;
+      case Op::Data:
+        if (i.type.elem == Elem::Int && i.type.rank == 0) ints_[k] = b_.CreateLoad(b_.getInt64Ty(), dataPointer(i), i.comment);
+        break;
+      case Op::IntArith: ints_[k] = intArith(i); break;
+      case Op::Compare: ints_[k] = compare(i); break;
+      case Op::Element: {
+        // 1 <= index <= length of the indexed dimension (columns for a matrix).
+        const Inst& base = at(i.operands[0]);
+        llvm::Value* len = intOf(base.type.dims[base.type.rank == 2 ? 1 : 0]);
+        llvm::Value* idx = intOf(i.operands[1]);
+        llvm::Value* bad = b_.CreateOr(b_.CreateICmpSLT(idx, i64(1)), b_.CreateICmpSGT(idx, len));
+        failIf(bad, i64(-1));
+        if (i.type.elem == Elem::Int) {  // an int element of int data is a value
+          llvm::Value* p = b_.CreateGEP(b_.getInt64Ty(), dataPointer(at(i.operands[0])), b_.CreateSub(idx, i64(1)));
+          ints_[k] = b_.CreateLoad(b_.getInt64Ty(), p);
+        }
+        break;
+      }
+      default: break;
+    }
+  }
+
+  // Int or real scalar operand as a double, for comparisons.
+  llvm::Value* scalarAsDouble(ValueId v) {
+    const Inst& i = at(v);
+    if (i.type.elem == Elem::Int) return b_.CreateSIToFP(intOf(v), b_.getDoubleTy());
+    return load(ptrOf(v));
+  }
+
+  llvm::Value* compare(const Inst& i) {
+    const std::string& op = i.name;
+    auto asInt = [&](llvm::Value* c) { return b_.CreateZExt(c, b_.getInt64Ty()); };
+    if (op == "!") return asInt(b_.CreateICmpEQ(intOf(i.operands[0]), i64(0)));
+    if (op == "&&" || op == "||") {
+      llvm::Value* a = b_.CreateICmpNE(intOf(i.operands[0]), i64(0));
+      llvm::Value* c = b_.CreateICmpNE(intOf(i.operands[1]), i64(0));
+      return asInt(op == "&&" ? b_.CreateAnd(a, c) : b_.CreateOr(a, c));
+    }
+    bool ints = at(i.operands[0]).type.elem == Elem::Int && at(i.operands[1]).type.elem == Elem::Int;
+    if (ints) {
+      llvm::Value *a = intOf(i.operands[0]), *c = intOf(i.operands[1]);
+      llvm::CmpInst::Predicate p = op == "<"    ? llvm::CmpInst::ICMP_SLT
+                                   : op == "<=" ? llvm::CmpInst::ICMP_SLE
+                                   : op == ">"  ? llvm::CmpInst::ICMP_SGT
+                                   : op == ">=" ? llvm::CmpInst::ICMP_SGE
+                                   : op == "==" ? llvm::CmpInst::ICMP_EQ
+                                                : llvm::CmpInst::ICMP_NE;
+      return asInt(b_.CreateICmp(p, a, c));
+    }
+    llvm::Value *a = scalarAsDouble(i.operands[0]), *c = scalarAsDouble(i.operands[1]);
+    llvm::CmpInst::Predicate p = op == "<"    ? llvm::CmpInst::FCMP_OLT
+                                 : op == "<=" ? llvm::CmpInst::FCMP_OLE
+                                 : op == ">"  ? llvm::CmpInst::FCMP_OGT
+                                 : op == ">=" ? llvm::CmpInst::FCMP_OGE
+                                 : op == "==" ? llvm::CmpInst::FCMP_OEQ
+                                              : llvm::CmpInst::FCMP_UNE;
+    return asInt(b_.CreateFCmp(p, a, c));
+  }
+
+  // Phase 1: top-level int values and index checks, and the workspace each buffer needs. A
+  // buffer inside a loop is reused by every iteration, so its size must not depend on the loop.
   void sizePhase() {
+    computeDepths();
     llvm::Value* total = i64(0);
     for (size_t k = 0; k < f_.insts.size(); ++k) {
       const Inst& i = f_.insts[k];
+      if (depth_[k] == 0) intInstruction(k);
       switch (i.op) {
-        case Op::ConstInt: ints_[k] = i64(i.imm); break;
-        case Op::Data:
-          if (i.type.elem == Elem::Int && i.type.rank == 0) ints_[k] = b_.CreateLoad(b_.getInt64Ty(), dataPointer(i), i.comment);
-          break;
-        case Op::IntArith: ints_[k] = intArith(i); break;
-        case Op::Element: {
-          // 1 <= index <= length of the indexed dimension (columns for a matrix).
-          const Inst& base = at(i.operands[0]);
-          llvm::Value* len = intOf(base.type.dims[base.type.rank == 2 ? 1 : 0]);
-          llvm::Value* idx = intOf(i.operands[1]);
-          llvm::Value* bad = b_.CreateOr(b_.CreateICmpSLT(idx, i64(1)), b_.CreateICmpSGT(idx, len));
-          failIf(bad, i64(-1));
-          if (i.type.elem == Elem::Int) {  // an int element of int data is a value
-            llvm::Value* p = b_.CreateGEP(b_.getInt64Ty(), dataPointer(at(i.operands[0])), b_.CreateSub(idx, i64(1)));
-            ints_[k] = b_.CreateLoad(b_.getInt64Ty(), p);
-          }
-          break;
-        }
         default: break;
       }
       if (needsBuffer(i)) {
+        for (int d = 0; d < i.type.rank; ++d)
+          if (intOf(i.type.dims[d]) == nullptr)
+            throw std::runtime_error("a size that changes inside a loop is not supported by code generation yet");
         offsets_[k] = total;
         total = b_.CreateAdd(total, b_.CreateMul(count(i.type), i64(8)));
       }
@@ -216,7 +285,13 @@ class Emitter {
     for (size_t k = 0; k < f_.insts.size(); ++k) {
       const Inst& i = f_.insts[k];
       if (needsBuffer(i)) ptrs_[k] = b_.CreateGEP(b_.getInt8Ty(), workspaceArg(), offsets_[k]);
+      if (depth_[k] > 0) intInstruction(k);
       switch (i.op) {
+        case Op::LoopBegin: loopBegin(k, i); break;
+        case Op::LoopEnd: loopEnd(); break;
+        case Op::IfBegin: ifBegin(i); break;
+        case Op::Else: ifElse(); break;
+        case Op::IfEnd: ifEnd(); break;
         case Op::ConstReal: b_.CreateStore(f64(i.fimm), ptrs_[k]); break;
         case Op::ToReal: b_.CreateStore(b_.CreateSIToFP(intOf(i.operands[0]), b_.getDoubleTy()), ptrs_[k]); break;
         case Op::Data:
@@ -264,6 +339,72 @@ class Emitter {
   }
 
   llvm::Value* load(llvm::Value* p) { return b_.CreateLoad(b_.getDoubleTy(), p); }
+
+  struct Loop {
+    llvm::PHINode* index;
+    llvm::BasicBlock* header;
+    llvm::BasicBlock* exit;
+    bool reverse;
+  };
+  struct Branch {
+    llvm::BasicBlock* otherwise;
+    llvm::BasicBlock* merge;
+    bool sawElse;
+  };
+
+  void loopBegin(size_t k, const Inst& i) {
+    bool reverse = i.imm != 0;
+    llvm::Value* lo = intOf(i.operands[0]);
+    llvm::Value* hi = intOf(i.operands[1]);
+    llvm::BasicBlock* before = b_.GetInsertBlock();
+    auto* header = llvm::BasicBlock::Create(ctx_, "loop", fn_);
+    auto* body = llvm::BasicBlock::Create(ctx_, "loop.body", fn_);
+    auto* exit = llvm::BasicBlock::Create(ctx_, "loop.exit", fn_);
+    b_.CreateBr(header);
+    b_.SetInsertPoint(header);
+    llvm::PHINode* index = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
+    index->addIncoming(reverse ? hi : lo, before);
+    b_.CreateCondBr(reverse ? b_.CreateICmpSGE(index, lo) : b_.CreateICmpSLE(index, hi), body, exit);
+    b_.SetInsertPoint(body);
+    ints_[k] = index;
+    loops_.push_back({index, header, exit, reverse});
+  }
+
+  void loopEnd() {
+    Loop l = loops_.back();
+    loops_.pop_back();
+    llvm::Value* next = l.reverse ? b_.CreateSub(l.index, i64(1)) : b_.CreateAdd(l.index, i64(1));
+    l.index->addIncoming(next, b_.GetInsertBlock());
+    b_.CreateBr(l.header);
+    b_.SetInsertPoint(l.exit);
+  }
+
+  void ifBegin(const Inst& i) {
+    auto* then = llvm::BasicBlock::Create(ctx_, "then", fn_);
+    auto* otherwise = llvm::BasicBlock::Create(ctx_, "else", fn_);
+    auto* merge = llvm::BasicBlock::Create(ctx_, "endif", fn_);
+    b_.CreateCondBr(b_.CreateICmpNE(intOf(i.operands[0]), i64(0)), then, otherwise);
+    b_.SetInsertPoint(then);
+    branches_.push_back({otherwise, merge, false});
+  }
+
+  void ifElse() {
+    Branch& br = branches_.back();
+    b_.CreateBr(br.merge);
+    b_.SetInsertPoint(br.otherwise);
+    br.sawElse = true;
+  }
+
+  void ifEnd() {
+    Branch br = branches_.back();
+    branches_.pop_back();
+    b_.CreateBr(br.merge);
+    if (!br.sawElse) {
+      b_.SetInsertPoint(br.otherwise);
+      b_.CreateBr(br.merge);
+    }
+    b_.SetInsertPoint(br.merge);
+  }
 
   // A loop over the elements of data operands[0]: the first element below the lower bound,
   // above the upper bound, or NaN ends the function with status -3 and where = {variable,
@@ -506,6 +647,9 @@ class Emitter {
   llvm::BasicBlock* entry_ = nullptr;
   llvm::Value* target_ = nullptr;
   std::vector<llvm::Value*> ints_;
+  std::vector<int> depth_;
+  std::vector<Loop> loops_;
+  std::vector<Branch> branches_;
   std::vector<llvm::Value*> ptrs_;
   std::vector<llvm::Value*> offsets_;
 };

@@ -30,6 +30,11 @@ const char* opName(Op op) {
     case Op::AddTarget: return "target +=";
     case Op::Zero: return "zero";
     case Op::CheckData: return "check";
+    case Op::LoopBegin: return "loop";
+    case Op::LoopEnd: return "end_loop";
+    case Op::IfBegin: return "if";
+    case Op::Else: return "else";
+    case Op::IfEnd: return "end_if";
     case Op::Backward: return "backward";
   }
   return "?";
@@ -39,10 +44,15 @@ const char* opName(Op op) {
 
 void print(std::ostream& out, const Function& f) {
   out << "function " << f.name << " {\n";
+  int depth = 1;
   for (size_t k = 0; k < f.insts.size(); ++k) {
     const Inst& i = f.insts[k];
-    out << "  ";
-    if (i.op != Op::AddTarget && i.op != Op::Backward) out << value(static_cast<ValueId>(k)) << " = ";
+    if (i.op == Op::LoopEnd || i.op == Op::IfEnd || i.op == Op::Else) --depth;
+    out << std::string(static_cast<size_t>(depth) * 2, ' ');
+    if (i.op == Op::LoopBegin || i.op == Op::IfBegin || i.op == Op::Else) ++depth;
+    bool definesValue = i.op != Op::AddTarget && i.op != Op::Backward && i.op != Op::LoopEnd && i.op != Op::IfBegin &&
+                        i.op != Op::Else && i.op != Op::IfEnd && i.op != Op::CheckData;
+    if (definesValue) out << value(static_cast<ValueId>(k)) << " = ";
     out << opName(i.op);
     switch (i.op) {
       case Op::ConstInt: out << ' ' << i.imm; break;
@@ -59,9 +69,10 @@ void print(std::ostream& out, const Function& f) {
       default: break;
     }
     if (i.op == Op::Kernel && i.name.rfind("tf_", 0) == 0) out << (i.imm ? " +jacobian" : "");
+    if (i.op == Op::LoopBegin && i.imm) out << " reverse";
     for (size_t a = 0; a < i.operands.size(); ++a)
       out << (a == 0 ? " " : ", ") << (i.operands[a] == kNone ? std::string("_") : value(i.operands[a]));
-    if (i.op != Op::AddTarget && i.op != Op::Backward) out << " : " << typeText(i.type);
+    if (definesValue) out << " : " << typeText(i.type);
     if (i.fused) out << " fused";
     if (!i.comment.empty()) out << "  ; " << i.comment;
     out << '\n';

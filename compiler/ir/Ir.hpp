@@ -42,6 +42,12 @@ enum class Op {
   Element,      // view of element operands[1] (1-based) of operands[0]; column for rank 2
   Reshape,      // view of operands[0]'s buffer with the result's type (to_vector of a matrix)
   AddTarget,    // target += operands[0] (a real scalar)
+  // Structured control flow; the instructions between a begin and its end form the body.
+  LoopBegin,    // int loop variable from operands[0] to operands[1]; imm = 1 runs it backwards
+  LoopEnd,      // operands[0]: its LoopBegin
+  IfBegin,      // runs the then-branch when int operands[0] != 0
+  Else,         // operands[0]: its IfBegin
+  IfEnd,        // operands[0]: its IfBegin
   CheckData,    // data validation: the elements of data operands[0] must lie within
                 // [operands[1], operands[2]] (kNone: no bound) and reals must not be NaN;
                 // imm = the variable's index in its block
@@ -65,6 +71,15 @@ struct Inst {
   // call and its `target +=` are dropped and its Backward adds the value to target instead.
   bool fused = false;
 };
+
+// An instruction with the given op, type and operands (everything else default).
+inline Inst makeInst(Op op, VType type, std::vector<ValueId> operands = {}) {
+  Inst i;
+  i.op = op;
+  i.type = type;
+  i.operands = std::move(operands);
+  return i;
+}
 
 // One factor: log p of its statements, as a function of z, w, theta and the data.
 struct Function {

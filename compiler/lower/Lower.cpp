@@ -185,14 +185,78 @@ class FunctionLowerer {
       }
       case StmtKind::Assign:
         return;  // reassigned variables are refused where they are used
-      case StmtKind::For:
-      case StmtKind::If:
-      case StmtKind::Block:
-        if (containsFactorStatement(s))
-          throw Unsupported{s.span, s.kind == StmtKind::For ? "for loops" : s.kind == StmtKind::If ? "if statements"
-                                                                                                   : "nested blocks"};
+      case StmtKind::For: {
+        if (!containsFactorStatement(s)) return;
+        ValueId lo = intExpr(*s.exprs[0]);
+        ValueId hi = intExpr(*s.exprs[1]);
+        Inst begin{Op::LoopBegin, intScalar(), {lo, hi}};
+        begin.comment = "for " + s.name;
+        ValueId loop = add(begin);
+        Scope scope(*this);
+        values_[s.declared] = loop;
+        statement(*s.body[0]);
+        scope.restore();
+        add(Inst{Op::LoopEnd, intScalar(), {loop}});
         return;
+      }
+      case StmtKind::If: {
+        if (!containsFactorStatement(s)) return;
+        ValueId cond = condition(*s.exprs[0]);
+        ValueId begin = add(Inst{Op::IfBegin, intScalar(), {cond}});
+        {
+          Scope scope(*this);
+          statement(*s.body[0]);
+        }
+        if (s.body.size() > 1) {
+          add(Inst{Op::Else, intScalar(), {begin}});
+          Scope scope(*this);
+          statement(*s.body[1]);
+        }
+        add(Inst{Op::IfEnd, intScalar(), {begin}});
+        return;
+      }
+      case StmtKind::Block: {
+        if (!containsFactorStatement(s)) return;
+        Scope scope(*this);
+        for (const StmtPtr& b : s.body) statement(*b);
+        return;
+      }
     }
+  }
+
+  // Values computed inside a loop or branch are not visible after it: a declaration outside
+  // first used inside is computed again after it (its memoised value would not dominate).
+  struct Scope {
+    FunctionLowerer& self;
+    std::map<const Symbol*, ValueId> values;
+    std::map<const Symbol*, const Stmt*> pending;
+    bool restored = false;
+    explicit Scope(FunctionLowerer& s) : self(s), values(s.values_), pending(s.pendingDecls_) {}
+    void restore() {
+      if (restored) return;
+      restored = true;
+      self.values_ = values;
+      self.pendingDecls_ = pending;
+    }
+    ~Scope() { restore(); }
+  };
+
+  // An int condition: comparisons and logic on int or real scalars; any other scalar is
+  // compared with zero.
+  ValueId condition(const Expr& e) {
+    auto compare = [&](const std::string& op, std::vector<ValueId> ops) {
+      return add(Inst{Op::Compare, intScalar(), std::move(ops), op});
+    };
+    if (e.kind == ExprKind::Binary) {
+      static const char* ops[] = {"<", "<=", ">", ">=", "==", "!="};
+      for (const char* op : ops)
+        if (e.text == op) return compare(op, {lower(*e.args[0]), lower(*e.args[1])});
+      if (e.text == "&&" || e.text == "||") return compare(e.text, {condition(*e.args[0]), condition(*e.args[1])});
+    }
+    if (e.kind == ExprKind::Unary && e.text == "!") return compare("!", {condition(*e.args[0])});
+    ValueId v = lower(e);
+    if (f_.at(v).type.rank != 0) throw Unsupported{e.span, "a non-scalar condition"};
+    return compare("!=", {v, constInt(0)});
   }
 
   bool reassigned(const Symbol* sym) const {

@@ -35,8 +35,9 @@ std::optional<ExactExpectations> PartitionLikelihood::exactExpectations(const Ei
   return exact_->partitionExpectations(partition_, mz, Sz, mw, vw);
 }
 
-PriorLikelihood::PriorLikelihood(const FactorModel& model, std::vector<double> theta)
-    : model_(model), theta_(std::move(theta)) {
+PriorLikelihood::PriorLikelihood(const FactorModel& model, std::vector<double> theta,
+                                 const ExactExpectationsProvider* exact)
+    : model_(model), theta_(std::move(theta)), exact_(exact) {
   if (theta_.size() != model.hyperDim())
     throw std::invalid_argument("PriorLikelihood: theta has " + std::to_string(theta_.size()) +
                                 " entries, the model " + std::to_string(model.hyperDim()));
@@ -44,6 +45,14 @@ PriorLikelihood::PriorLikelihood(const FactorModel& model, std::vector<double> t
 
 double PriorLikelihood::evaluate(const double* z, const double*, double* gradZ, double*) const {
   return model_.priorLogDensity(z, theta_.empty() ? nullptr : theta_.data(), gradZ, nullptr);
+}
+
+std::optional<ExactExpectations> PriorLikelihood::exactExpectations(const Eigen::VectorXd& mz,
+                                                                    const Eigen::MatrixXd& Sz,
+                                                                    const Eigen::VectorXd&,
+                                                                    const Eigen::VectorXd&) const {
+  if (!exact_) return std::nullopt;
+  return exact_->priorExpectations(mz, Sz);
 }
 
 }  // namespace pvi

@@ -72,6 +72,11 @@ class ExactExpectationsProvider {
                                                                  const Eigen::MatrixXd& Sz,
                                                                  const Eigen::VectorXd& mw,
                                                                  const Eigen::VectorXd& vw) const = 0;
+  // The prior's term log p(z) (used when the prior is refined as factor 0); none by default.
+  virtual std::optional<ExactExpectations> priorExpectations(const Eigen::VectorXd& /*mz*/,
+                                                             const Eigen::MatrixXd& /*Sz*/) const {
+    return std::nullopt;
+  }
 };
 
 // f_k = partitionLogDensity(partition, ...) at fixed hyperparameters theta.
@@ -99,13 +104,18 @@ class PartitionLikelihood final : public LocalLikelihood {
 // f_0 = priorLogDensity at fixed theta: the prior refined as a client with no data.
 class PriorLikelihood final : public LocalLikelihood {
  public:
-  PriorLikelihood(const FactorModel& model, std::vector<double> theta);
+  PriorLikelihood(const FactorModel& model, std::vector<double> theta,
+                  const ExactExpectationsProvider* exact = nullptr);
   std::size_t globalDim() const override { return model_.globalDim(); }
   double evaluate(const double* z, const double* w, double* gradZ, double* gradW) const override;
+  std::optional<ExactExpectations> exactExpectations(const Eigen::VectorXd& mz, const Eigen::MatrixXd& Sz,
+                                                     const Eigen::VectorXd& mw,
+                                                     const Eigen::VectorXd& vw) const override;
 
  private:
   const FactorModel& model_;
   std::vector<double> theta_;
+  const ExactExpectationsProvider* exact_;
 };
 
 }  // namespace pvi

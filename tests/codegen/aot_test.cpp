@@ -87,7 +87,7 @@ TEST_P(AotTest, BitIdenticalToJit) {
 
 INSTANTIATE_TEST_SUITE_P(Examples, AotTest,
                          ::testing::Values("linear_regression", "logistic_regression", "hierarchical_logistic",
-                                           "six_cities", "poisson_random_effect", "bnn_classifier"));
+                                           "six_cities", "clutter", "poisson_random_effect", "bnn_classifier"));
 
 }  // namespace
 }  // namespace pvi::test

@@ -46,7 +46,7 @@ TEST_P(IrDumpTest, MatchesExpected) {
 
 INSTANTIATE_TEST_SUITE_P(Examples, IrDumpTest,
                          ::testing::Values("linear_regression", "logistic_regression", "hierarchical_logistic",
-                                           "six_cities", "poisson_random_effect", "bnn_classifier"));
+                                           "six_cities", "clutter", "poisson_random_effect", "bnn_classifier"));
 
 }  // namespace
 }  // namespace pvi::test
