@@ -20,6 +20,10 @@ std::vector<KernelOp> build() {
   for (const char* d : {"binomial", "binomial_logit"})
     add(std::string(d) + "_lpmf", CallConv::Density, std::string(d) + "_lpmf", {true, true, false});
   add("neg_binomial_2_lpmf", CallConv::Density, "neg_binomial_2_lpmf", {true, false, false});
+  add("categorical_logit_lpmf", CallConv::Categorical, "categorical_logit_lpmf", {true, false});
+  add("dirichlet_lpdf", CallConv::Dirichlet, "dirichlet_lpdf");
+  add("multi_normal_lpdf", CallConv::MultiNormal, "multi_normal_lpdf");
+  add("multi_normal_cholesky_lpdf", CallConv::MultiNormal, "multi_normal_cholesky_lpdf");
 
   for (const char* f : {"exp", "log", "log1p", "expm1", "log1m", "lgamma", "digamma", "inv_logit", "log_inv_logit",
                         "log1m_inv_logit", "logit", "sqrt", "square", "tanh", "abs", "relu", "inv", "softmax",

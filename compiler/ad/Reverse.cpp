@@ -97,7 +97,7 @@ class Reverser {
       if (i.op != Op::AddTarget || uses[static_cast<size_t>(i.operands[0])] != 1) continue;
       size_t d = static_cast<size_t>(i.operands[0]);
       const stdlib::KernelOp* op = g_.insts[d].op == Op::Kernel ? stdlib::findKernelOp(g_.insts[d].name) : nullptr;
-      if (op && op->conv == stdlib::CallConv::Density && active_[d]) {
+      if (op && stdlib::isDensity(op->conv) && active_[d]) {
         g_.insts[d].fused = true;
         i.fused = true;
       }

@@ -512,6 +512,28 @@ class Emitter {
         if (bw->fused) addTarget(value);
         return;
       }
+      case CallConv::Categorical:
+      case CallConv::Dirichlet:
+      case CallConv::MultiNormal: {
+        std::vector<llvm::Value*> args;
+        bool categorical = op->conv == CallConv::Categorical;
+        llvm::Value* k = count(at(ops[categorical ? 1 : 0]).type);
+        if (categorical) {
+          args = {count(at(ops[0]).type), intPointer(ops[0]), stride(ops[0]), k, ptrOf(ops[1])};
+        } else {
+          args = {k};
+          for (ValueId a : ops) args.push_back(ptrOf(a));
+        }
+        if (!backward) {
+          b_.CreateStore(call(op->value, dbl, args), out);
+          return;
+        }
+        args.insert(args.begin(), bw->fused ? f64(1.0) : load(gOut()));
+        for (size_t a = categorical ? 1 : 0; a < ops.size(); ++a) args.push_back(g(a));
+        llvm::Value* value = call(op->grad, dbl, args);
+        if (bw->fused) addTarget(value);
+        return;
+      }
       case CallConv::Unary:
       case CallConv::Fill: {
         llvm::Value* n = count(i.type);

@@ -1,6 +1,7 @@
 #include "runtime/pvi/Server.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -64,6 +65,22 @@ std::vector<ApplyOutcome> Server<Family>::apply(const std::vector<const ClientUp
     }
     ++counters_.rejected;
     trace_.log("rejected: " + who + ": " + out[i].reason);
+  }
+  // With several deltas, one that no permitted halving can make valid on its own is rejected
+  // alone, so that it does not block the others.
+  if (candidates.size() > 1) {
+    const double smallest = std::ldexp(1.0, -static_cast<int>(options_.maxHalvings));
+    std::vector<std::size_t> kept;
+    for (std::size_t i : candidates) {
+      if (Validity v = checkDistribution(posterior_ + smallest * updates[i]->delta); !v) {
+        out[i].reason = "q would be invalid even after " + std::to_string(options_.maxHalvings) + " halvings: " + v.reason;
+        ++counters_.rejected;
+        trace_.log("rejected: factor " + std::to_string(updates[i]->factorIndex) + ": " + out[i].reason);
+      } else {
+        kept.push_back(i);
+      }
+    }
+    candidates = std::move(kept);
   }
   if (candidates.empty()) return out;
 

@@ -11,11 +11,13 @@
 // a round's for synchronous) is applied atomically with a common scale s:
 //   1. a delta from a failed local optimisation, or with a non-finite / malformed entry, is
 //      rejected on its own (halving cannot repair it);
-//   2. s = 1, 1/2, 1/4, ... (at most maxHalvings halvings) until eta_q + s sum Delta_k -- the very
+//   2. with several deltas, one that is invalid on its own even at the smallest permitted scale
+//      (eta_q + 2^-maxHalvings Delta_k) is rejected alone, so it cannot block the others;
+//   3. s = 1, 1/2, 1/4, ... (at most maxHalvings halvings) until eta_q + s sum Delta_k -- the very
 //      array that would be stored -- is a valid distribution (precision positive definite,
 //      everything finite); s halves the damping rho the client used;
-//   3. if no such s, the deltas are rejected and q is unchanged.
-// An invalid q is therefore never stored. Every rejection and halving is counted
+//   4. if no such s, the deltas are rejected and q is unchanged.
+// An invalid q is therefore never stored. Every rejection and applied halving is counted
 // (CommunicationCounters) and logged (Trace::events). The clients must then commit with the
 // returned scale (Client::commit) so their eta_k stays equal to the server's record.
 //
