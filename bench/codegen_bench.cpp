@@ -6,7 +6,9 @@
 
 #include <Eigen/Dense>
 #include <filesystem>
+#include <cstdio>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -60,7 +62,12 @@ struct Compiled {
 
 Compiled compile(const std::string& source) {
   pvi::FrontendResult r = pvi::runFrontend("bench.pvi", source);
-  auto lowered = pvi::lowerModel(*r.checked, *r.diags);
+  std::optional<pvi::LoweredModel> lowered;
+  if (r.ok()) lowered = pvi::lowerModel(*r.checked, *r.diags);
+  if (!lowered) {
+    std::fprintf(stderr, "cannot compile the benchmark model:\n%s", r.diags->brief().c_str());
+    std::abort();
+  }
   return {pvi::JitModel::compile(*lowered), lowered->schema};
 }
 

@@ -44,7 +44,8 @@ class Emitter {
         ints_[k] = b_.CreateLoad(b_.getInt64Ty(), dataPointer(i), i.comment);
       else if (i.op == Op::IntArith) ints_[k] = intArith(i);
     }
-    ir::ValueId dims[] = {f_.dimZ, f_.dimW, f_.dimTheta};
+    // An output function reports the length of its output in place of dim z.
+    ir::ValueId dims[] = {f_.dimOut != ir::kNone ? f_.dimOut : f_.dimZ, f_.dimW, f_.dimTheta};
     for (int d = 0; d < 3; ++d) {
       llvm::Value* v = dims[d] == ir::kNone ? i64(0) : intOf(dims[d]);
       b_.CreateStore(v, b_.CreateConstGEP1_64(b_.getInt64Ty(), fn_->getArg(2), static_cast<uint64_t>(d)));
@@ -54,7 +55,7 @@ class Emitter {
 
   // void symbol(shared, partition, workspace, workspace_bytes, int64_t* status, int64_t where[3])
   void emitCheck(const std::string& symbol) {
-    check_ = true;
+    kind_ = Kind::Check;
     llvm::Type* ptr = b_.getPtrTy();
     auto* fty = llvm::FunctionType::get(b_.getDoubleTy(), {ptr, ptr, ptr, b_.getInt64Ty(), ptr, ptr}, false);
     fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, symbol, m_);
@@ -95,6 +96,26 @@ class Emitter {
     b_.CreateRetVoid();
   }
 
+  // double symbol(z, w, theta, shared, partition, double* out, workspace, bytes, int64_t* status)
+  void emitOutput(const std::string& symbol) {
+    kind_ = Kind::Output;
+    llvm::Type* ptr = b_.getPtrTy();
+    auto* fty = llvm::FunctionType::get(b_.getDoubleTy(), {ptr, ptr, ptr, ptr, ptr, ptr, ptr, b_.getInt64Ty(), ptr}, false);
+    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, symbol, m_);
+    entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
+    b_.SetInsertPoint(entry_);
+    target_ = b_.CreateAlloca(b_.getDoubleTy(), nullptr, "unused");
+    b_.CreateStore(f64(0.0), target_);
+    b_.CreateStore(b_.getInt64(0), statusArg());
+    size_t n = f_.insts.size();
+    ints_.assign(n, nullptr);
+    ptrs_.assign(n, nullptr);
+    offsets_.assign(n, nullptr);
+    sizePhase();
+    computePhase();
+    b_.CreateRet(f64(0.0));
+  }
+
   void emit(const std::string& symbol) {
     llvm::Type* ptr = b_.getPtrTy();
     llvm::Type* i64 = b_.getInt64Ty();
@@ -123,9 +144,12 @@ class Emitter {
  private:
   llvm::Value* arg(unsigned k) { return fn_->getArg(k); }
   // Argument roles differ between factor functions and data-check functions.
-  llvm::Value* statusArg() { return arg(check_ ? 4 : 10); }
-  llvm::Value* workspaceArg() { return arg(check_ ? 2 : 8); }
-  llvm::Value* workspaceBytesArg() { return arg(check_ ? 3 : 9); }
+  // Argument positions of each kind of function (see Codegen.hpp).
+  enum class Kind { Factor, Check, Output };
+  Kind kind_ = Kind::Factor;
+  llvm::Value* statusArg() { return arg(kind_ == Kind::Check ? 4 : kind_ == Kind::Output ? 8 : 10); }
+  llvm::Value* workspaceArg() { return arg(kind_ == Kind::Check ? 2 : kind_ == Kind::Output ? 6 : 8); }
+  llvm::Value* workspaceBytesArg() { return arg(kind_ == Kind::Check ? 3 : kind_ == Kind::Output ? 7 : 9); }
   const Inst& at(ValueId v) const { return f_.insts[static_cast<size_t>(v)]; }
   llvm::Value* intOf(ValueId v) { return ints_[static_cast<size_t>(v)]; }
   llvm::Value* ptrOf(ValueId v) { return v == ir::kNone ? nullPtr() : ptrs_[static_cast<size_t>(v)]; }
@@ -161,8 +185,8 @@ class Emitter {
   }
 
   llvm::Value* dataPointer(const Inst& i) {
-    // In a factor function the data tables are arguments 3 and 4; elsewhere 0 and 1.
-    bool first = fn_->arg_size() != 11;
+    // In factor and output functions the data tables are arguments 3 and 4; elsewhere 0 and 1.
+    bool first = kind_ == Kind::Check || fn_->arg_size() <= 5;
     llvm::Value* table = arg(i.source == ir::Source::Shared ? (first ? 0 : 3) : (first ? 1 : 4));
     llvm::Value* slot = b_.CreateConstGEP1_64(b_.getPtrTy(), table, static_cast<uint64_t>(i.imm));
     return b_.CreateLoad(b_.getPtrTy(), slot, i.comment);
@@ -298,7 +322,7 @@ class Emitter {
           if (!(i.type.elem == Elem::Int && i.type.rank == 0)) ptrs_[k] = dataPointer(i);
           break;
         case Op::Param: {
-          static const unsigned argIndex[] = {0, 1, 2, 5, 6, 7};
+          static const unsigned argIndex[] = {0, 1, 2, 5, 6, 7, 5};
           ptrs_[k] = b_.CreateGEP(b_.getDoubleTy(), arg(argIndex[static_cast<int>(i.input)]), intOf(i.operands[0]));
           if (i.input == ir::Input::GradZ || i.input == ir::Input::GradW || i.input == ir::Input::GradTheta)
             b_.CreateMemSet(ptrs_[k], b_.getInt8(0), b_.CreateMul(count(i.type), i64(8)), llvm::MaybeAlign(8));
@@ -320,6 +344,17 @@ class Emitter {
         case Op::AddTarget:
           if (!i.fused) addTarget(load(ptrOf(i.operands[0])));
           break;
+        case Op::Output: {
+          llvm::Value* dest = b_.CreateGEP(b_.getDoubleTy(), arg(5), intOf(i.operands[1]));
+          const Inst& v = at(i.operands[0]);
+          if (v.type.elem == Elem::Int) {  // an int quantity, written as a double
+            b_.CreateStore(b_.CreateSIToFP(intOf(i.operands[0]), b_.getDoubleTy()), dest);
+          } else {
+            b_.CreateMemCpy(dest, llvm::MaybeAlign(8), ptrOf(i.operands[0]), llvm::MaybeAlign(8),
+                            b_.CreateMul(count(v.type), i64(8)));
+          }
+          break;
+        }
         case Op::Kernel:
           if (!i.fused) kernel(k, i, false);
           break;
@@ -665,7 +700,7 @@ class Emitter {
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> b_;
   llvm::Function* fn_ = nullptr;
-  bool check_ = false;
+
   llvm::BasicBlock* entry_ = nullptr;
   llvm::Value* target_ = nullptr;
   std::vector<llvm::Value*> ints_;
@@ -684,6 +719,11 @@ void emitFunction(llvm::Module& module, const ir::Function& f, const std::string
 
 void emitDimsFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol) {
   Emitter(module, f).emitDims(symbol);
+}
+
+void emitOutputFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol) {
+  Emitter(module, f).emitOutput(symbol);
+  Emitter(module, f).emitDims(symbol + "_size");
 }
 
 void emitDataCheckFunctions(llvm::Module& module, const ir::Function& f, ir::Source source,

@@ -27,6 +27,11 @@ void emitFunction(llvm::Module& module, const ir::Function& f, const std::string
 // writing the dimensions of z, w and theta that `f` derives from the data.
 void emitDimsFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol);
 
+// Adds an output function (constrain maps, generated quantities) and its size function:
+//   double symbol(z, w, theta, shared, partition, double* out, workspace, bytes, int64_t* status)
+//   void symbol_size(shared, partition, int64_t out[3])     out[0]: the output's length
+void emitOutputFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol);
+
 // Adds the data checks of one block from its check function `f` (see runtime/abi/factor_abi.h):
 //   void counts(shared, partition, int64_t* counts)       expected element count per variable
 //   double check(shared, partition, workspace, bytes, int64_t* status, int64_t where[3])

@@ -44,12 +44,16 @@ std::unique_ptr<llvm::Module> buildModule(llvm::LLVMContext& ctx, const LoweredM
   emitFunction(*module, differentiate(model.prior), "pvi_prior_grad");
   emitDimsFunction(*module, model.prior, "pvi_prior_dims");
   emitDataCheckFunctions(*module, model.sharedCheck, ir::Source::Shared, "pvi_shared_check", "pvi_shared_counts");
+  emitOutputFunction(*module, model.constrainGlobals, "pvi_constrain_globals");
+  emitOutputFunction(*module, model.generateShared, "pvi_generate_shared");
   if (!model.partitionName.empty()) {
     emitFunction(*module, model.partition, "pvi_partition_value");
     emitFunction(*module, differentiate(model.partition), "pvi_partition_grad");
     emitDimsFunction(*module, model.partition, "pvi_partition_dims");
     emitDataCheckFunctions(*module, model.partitionCheck, ir::Source::Partition, "pvi_partition_check",
                            "pvi_partition_counts");
+    emitOutputFunction(*module, model.constrainLocals, "pvi_constrain_locals");
+    emitOutputFunction(*module, model.generatePartition, "pvi_generate_partition");
   }
   std::string err;
   llvm::raw_string_ostream es(err);
@@ -130,12 +134,20 @@ std::unique_ptr<JitModel> JitModel::compile(const LoweredModel& model) {
   c.prior_dims = reinterpret_cast<pvi_dims_fn>(lookup("pvi_prior_dims"));
   c.shared_counts = reinterpret_cast<pvi_counts_fn>(lookup("pvi_shared_counts"));
   c.shared_check = reinterpret_cast<pvi_check_fn>(lookup("pvi_shared_check"));
+  c.constrain_globals = reinterpret_cast<pvi_output_fn>(lookup("pvi_constrain_globals"));
+  c.constrain_globals_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_constrain_globals_size"));
+  c.generate_shared = reinterpret_cast<pvi_output_fn>(lookup("pvi_generate_shared"));
+  c.generate_shared_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_generate_shared_size"));
   if (!model.partitionName.empty()) {
     c.partition_value = reinterpret_cast<pvi_factor_fn>(lookup("pvi_partition_value"));
     c.partition_grad = reinterpret_cast<pvi_factor_fn>(lookup("pvi_partition_grad"));
     c.partition_dims = reinterpret_cast<pvi_dims_fn>(lookup("pvi_partition_dims"));
     c.partition_counts = reinterpret_cast<pvi_counts_fn>(lookup("pvi_partition_counts"));
     c.partition_check = reinterpret_cast<pvi_check_fn>(lookup("pvi_partition_check"));
+    c.constrain_locals = reinterpret_cast<pvi_output_fn>(lookup("pvi_constrain_locals"));
+    c.constrain_locals_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_constrain_locals_size"));
+    c.generate_partition = reinterpret_cast<pvi_output_fn>(lookup("pvi_generate_partition"));
+    c.generate_partition_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_generate_partition_size"));
   }
   return out;
 }

@@ -28,6 +28,7 @@ const char* opName(Op op) {
     case Op::Element: return "element";
     case Op::Reshape: return "reshape";
     case Op::AddTarget: return "target +=";
+    case Op::Output: return "output";
     case Op::Zero: return "zero";
     case Op::CheckData: return "check";
     case Op::LoopBegin: return "loop";
@@ -50,7 +51,7 @@ void print(std::ostream& out, const Function& f) {
     if (i.op == Op::LoopEnd || i.op == Op::IfEnd || i.op == Op::Else) --depth;
     out << std::string(static_cast<size_t>(depth) * 2, ' ');
     if (i.op == Op::LoopBegin || i.op == Op::IfBegin || i.op == Op::Else) ++depth;
-    bool definesValue = i.op != Op::AddTarget && i.op != Op::Backward && i.op != Op::LoopEnd && i.op != Op::IfBegin &&
+    bool definesValue = i.op != Op::AddTarget && i.op != Op::Backward && i.op != Op::Output && i.op != Op::LoopEnd && i.op != Op::IfBegin &&
                         i.op != Op::Else && i.op != Op::IfEnd && i.op != Op::CheckData;
     if (definesValue) out << value(static_cast<ValueId>(k)) << " = ";
     out << opName(i.op);
@@ -59,7 +60,7 @@ void print(std::ostream& out, const Function& f) {
       case Op::ConstReal: out << ' ' << i.fimm; break;
       case Op::Data: out << (i.source == Source::Shared ? " shared" : " partition") << '#' << i.imm; break;
       case Op::Param: {
-        static const char* names[] = {" z", " w", " theta", " grad_z", " grad_w", " grad_theta"};
+        static const char* names[] = {" z", " w", " theta", " grad_z", " grad_w", " grad_theta", " out"};
         out << names[static_cast<int>(i.input)];
         break;
       }

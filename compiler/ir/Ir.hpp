@@ -28,7 +28,7 @@ struct VType {
 
 enum class Source { Shared, Partition };      // which data a Data instruction reads
 // Which unconstrained parameter vector a Param reads, or which gradient output it views.
-enum class Input { Z, W, Theta, GradZ, GradW, GradTheta };
+enum class Input { Z, W, Theta, GradZ, GradW, GradTheta, Out };
 
 enum class Op {
   ConstInt,     // imm
@@ -42,6 +42,7 @@ enum class Op {
   Element,      // view of element operands[1] (1-based) of operands[0]; column for rank 2
   Reshape,      // view of operands[0]'s buffer with the result's type (to_vector of a matrix)
   AddTarget,    // target += operands[0] (a real scalar)
+  Output,       // output functions: copies operands[0] to the output array at offset operands[1]
   // Structured control flow; the instructions between a begin and its end form the body.
   LoopBegin,    // int loop variable from operands[0] to operands[1]; imm = 1 runs it backwards
   LoopEnd,      // operands[0]: its LoopBegin
@@ -87,6 +88,8 @@ struct Function {
   std::vector<Inst> insts;
   // Int values holding the lengths of z, w and theta (kNone: the function has no such input).
   ValueId dimZ = kNone, dimW = kNone, dimTheta = kNone;
+  // Output functions: the length of what they write.
+  ValueId dimOut = kNone;
 
   ValueId add(Inst inst) {
     insts.push_back(std::move(inst));

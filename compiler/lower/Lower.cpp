@@ -48,6 +48,57 @@ class FunctionLowerer {
     }
   }
 
+  // Constrained values of the globals and hyperparameters (or of the locals).
+  void runConstrain(bool locals) {
+    bindData(layout_.sharedData, ir::Source::Shared);
+    if (locals) bindData(layout_.partitionData, ir::Source::Partition);
+    ValueId offset = constInt(0);
+    auto output = [&](const std::vector<const Symbol*>& syms, ir::Input input) {
+      bindParams(syms, input, false);
+      for (const Symbol* s : syms) offset = outputValue(values_[s], offset, s->name);
+    };
+    if (locals) {
+      output(layout_.locals, ir::Input::W);
+    } else {
+      output(layout_.globals, ir::Input::Z);
+      output(layout_.hypers, ir::Input::Theta);
+    }
+    f_.dimOut = offset;
+  }
+
+  // The generated quantities of one kind (needing only the globals, or a partition).
+  void runGenerate(const std::vector<const Stmt*>& decls) {
+    bindData(layout_.sharedData, ir::Source::Shared);
+    if (!isPrior_) bindData(layout_.partitionData, ir::Source::Partition);
+    bindParams(layout_.globals, ir::Input::Z, false);
+    bindParams(layout_.hypers, ir::Input::Theta, false);
+    if (!isPrior_) bindParams(layout_.locals, ir::Input::W, false);
+    for (const Block& b : p_.program.blocks) {
+      if (b.kind != BlockKind::Generated) continue;
+      for (const StmtPtr& s : b.stmts) {
+        if (s->kind != StmtKind::Decl) throw Unsupported{s->span, "statements other than declarations in 'generated'"};
+        if (s->exprs.empty()) throw Unsupported{s->span, "a generated quantity declared without a value"};
+        pendingDecls_[s->declared] = s.get();
+      }
+    }
+    ValueId offset = constInt(0);
+    for (const Stmt* s : decls) {
+      Expr ref;
+      ref.kind = ExprKind::Name;
+      ref.text = s->name;
+      ref.symbol = s->declared;
+      offset = outputValue(name(ref), offset, s->name);
+    }
+    f_.dimOut = offset;
+  }
+
+  ValueId outputValue(ValueId v, ValueId offset, const std::string& what) {
+    Inst o = ir::makeInst(Op::Output, intScalar(), {v, offset});
+    o.comment = what;
+    add(o);
+    return intArith("+", offset, elementCount(f_.at(v).type));
+  }
+
   void run() {
     bindData(layout_.sharedData, ir::Source::Shared);
     if (!isPrior_) bindData(layout_.partitionData, ir::Source::Partition);
@@ -562,6 +613,18 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
     if (!m.partitionName.empty()) {
       FunctionLowerer(program, m, m.partition, false).run();
       FunctionLowerer(program, m, m.partitionCheck, false).runDataCheck(ir::Source::Partition);
+    }
+    for (const AssignedStatement& g : program.generated)
+      (g.factor.isPrior() ? m.generatedShared : m.generatedPartition).push_back(g.stmt);
+    m.constrainGlobals.name = "constrain_globals";
+    m.constrainLocals.name = "constrain_locals";
+    m.generateShared.name = "generate_shared";
+    m.generatePartition.name = "generate_partition";
+    FunctionLowerer(program, m, m.constrainGlobals, true).runConstrain(false);
+    FunctionLowerer(program, m, m.generateShared, true).runGenerate(m.generatedShared);
+    if (!m.partitionName.empty()) {
+      FunctionLowerer(program, m, m.constrainLocals, false).runConstrain(true);
+      FunctionLowerer(program, m, m.generatePartition, false).runGenerate(m.generatedPartition);
     }
   } catch (Unsupported& u) {
     diags.error(u.span, "not supported by code generation yet: " + u.what);

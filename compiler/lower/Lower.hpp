@@ -26,6 +26,12 @@ struct LoweredModel {
   ir::Function partition;                 // empty when the model has no partition
   ir::Function sharedCheck;               // bounds and NaN checks of the shared data
   ir::Function partitionCheck;            // ... and of one partition's data
+  // Output functions: constrained values of the globals then the hyperparameters (from z,
+  // theta), of one partition's locals (from w), and the generated quantities that need only
+  // the globals and of those that need a partition, each in declaration order, flattened
+  // column-major.
+  ir::Function constrainGlobals, constrainLocals, generateShared, generatePartition;
+  std::vector<const Stmt*> generatedShared, generatedPartition;  // the declarations output
   DataSchema schema;
   std::string partitionName;
   std::vector<const Symbol*> sharedData;     // data argument order of the shared data

@@ -38,6 +38,12 @@ typedef double (*pvi_check_fn)(const void *const *shared, const void *const *par
                                int64_t workspace_bytes, int64_t *status, int64_t *where);
 #define PVI_STATUS_DATA_OUT_OF_BOUNDS (-3)
 
+/* Output functions: constrained values and generated quantities, written to `out`; the size
+ * function writes the output's length to out[0] (other entries unspecified). */
+typedef double (*pvi_output_fn)(const double *z, const double *w, const double *theta, const void *const *shared,
+                                const void *const *partition, double *out, void *workspace,
+                                int64_t workspace_bytes, int64_t *status);
+
 /* The generated code of one model. The partition functions are null for a model without a
  * partition. An AOT object defines these as pvi_prior_value, pvi_prior_grad, ... */
 typedef struct pvi_model_code {
@@ -51,6 +57,14 @@ typedef struct pvi_model_code {
   pvi_check_fn shared_check;
   pvi_counts_fn partition_counts;
   pvi_check_fn partition_check;
+  pvi_output_fn constrain_globals; /* globals then hyperparameters, from z and theta */
+  pvi_dims_fn constrain_globals_size;
+  pvi_output_fn constrain_locals;  /* one partition's locals, from w */
+  pvi_dims_fn constrain_locals_size;
+  pvi_output_fn generate_shared;   /* generated quantities that need only the globals */
+  pvi_dims_fn generate_shared_size;
+  pvi_output_fn generate_partition; /* generated quantities that need a partition */
+  pvi_dims_fn generate_partition_size;
 } pvi_model_code;
 
 #ifdef __cplusplus

@@ -10,6 +10,21 @@ namespace pvi {
 
 class DataBlock {
  public:
+  DataBlock() = default;
+  // Copies point at their own storage (the pointer table is rebuilt, never copied).
+  DataBlock(const DataBlock& other) : values_(other.values_) { refresh(); }
+  DataBlock(DataBlock&& other) noexcept : values_(std::move(other.values_)) { refresh(); }
+  DataBlock& operator=(const DataBlock& other) {
+    values_ = other.values_;
+    refresh();
+    return *this;
+  }
+  DataBlock& operator=(DataBlock&& other) noexcept {
+    values_ = std::move(other.values_);
+    refresh();
+    return *this;
+  }
+
   // Appends the next variable: an int (scalar or array) or a real (scalar or container,
   // matrices column-major).
   DataBlock& addInts(std::vector<int64_t> values);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 
 #include "model_harness.hpp"
 
@@ -113,6 +114,24 @@ TEST_F(DataValidation, PartitionsForAModelWithout) {
   DataBlock s;
   s.addReal(0.0);
   EXPECT_THROW(CompiledModel(c.jit->code(), c.lowered->schema, s, {DataBlock{}}), DataError);
+}
+
+}  // namespace
+}  // namespace pvi::test
+
+namespace pvi::test {
+namespace {
+
+// A copy of a data block points at its own values, so it outlives the original.
+TEST(DataBlockTest, CopiesOwnTheirValues) {
+  auto original = std::make_unique<DataBlock>();
+  original->addInt(3).addReals({1.0, 2.0, 3.0});
+  DataBlock copy = *original;
+  DataBlock moved = DataBlock(*original);
+  original.reset();
+  EXPECT_EQ(*static_cast<const int64_t*>(copy.pointers()[0]), 3);
+  EXPECT_EQ(static_cast<const double*>(copy.pointers()[1])[2], 3.0);
+  EXPECT_EQ(static_cast<const double*>(moved.pointers()[1])[0], 1.0);
 }
 
 }  // namespace

@@ -3,63 +3,89 @@
 
 #include "stdlib/kernels/arith/arith.h"
 
+namespace {
+
+// The gradient of an element-wise operation for one operand: g_x[i * s] += d[i], where d[i] is
+// its partial derivative times g_out[i]. A broadcast operand (s == 0) sums in a register
+// instead of storing to the same address n times, and the contiguous case vectorises.
+template <class Partial>
+inline void accumulate(int64_t n, int64_t s, double* g, Partial partial) {
+  if (g == nullptr) return;
+  if (s == 0) {
+    double sum = 0.0;
+    for (int64_t i = 0; i < n; ++i) sum += partial(i);
+    g[0] += sum;
+  } else {
+    for (int64_t i = 0; i < n; ++i) g[i] += partial(i);
+  }
+}
+
+// out[i] = f(a[i * sa], b[i * sb]) with the stride cases split so each loop vectorises.
+template <class F>
+inline void apply(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out, F f) {
+  if (sa == 1 && sb == 1) {
+    for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+  } else if (sa == 0 && sb == 1) {
+    const double x = a[0];
+    for (int64_t i = 0; i < n; ++i) out[i] = f(x, b[i]);
+  } else if (sa == 1 && sb == 0) {
+    const double y = b[0];
+    for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], y);
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = f(a[i * sa], b[i * sb]);
+  }
+}
+
+}  // namespace
+
 extern "C" {
 
 void pvi_ew_add(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
-  for (int64_t i = 0; i < n; ++i) out[i] = a[i * sa] + b[i * sb];
+  apply(n, a, sa, b, sb, out, [](double x, double y) { return x + y; });
 }
 void pvi_ew_add_grad(int64_t n, const double*, int64_t sa, const double*, int64_t sb, const double*,
                      const double* g_out, double* g_a, double* g_b) {
-  for (int64_t i = 0; i < n; ++i) {
-    if (g_a) g_a[i * sa] += g_out[i];
-    if (g_b) g_b[i * sb] += g_out[i];
-  }
+  accumulate(n, sa, g_a, [&](int64_t i) { return g_out[i]; });
+  accumulate(n, sb, g_b, [&](int64_t i) { return g_out[i]; });
 }
 
 void pvi_ew_sub(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
-  for (int64_t i = 0; i < n; ++i) out[i] = a[i * sa] - b[i * sb];
+  apply(n, a, sa, b, sb, out, [](double x, double y) { return x - y; });
 }
 void pvi_ew_sub_grad(int64_t n, const double*, int64_t sa, const double*, int64_t sb, const double*,
                      const double* g_out, double* g_a, double* g_b) {
-  for (int64_t i = 0; i < n; ++i) {
-    if (g_a) g_a[i * sa] += g_out[i];
-    if (g_b) g_b[i * sb] -= g_out[i];
-  }
+  accumulate(n, sa, g_a, [&](int64_t i) { return g_out[i]; });
+  accumulate(n, sb, g_b, [&](int64_t i) { return -g_out[i]; });
 }
 
 void pvi_ew_mul(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
-  for (int64_t i = 0; i < n; ++i) out[i] = a[i * sa] * b[i * sb];
+  apply(n, a, sa, b, sb, out, [](double x, double y) { return x * y; });
 }
 void pvi_ew_mul_grad(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, const double*,
                      const double* g_out, double* g_a, double* g_b) {
-  for (int64_t i = 0; i < n; ++i) {
-    if (g_a) g_a[i * sa] += g_out[i] * b[i * sb];
-    if (g_b) g_b[i * sb] += g_out[i] * a[i * sa];
-  }
+  accumulate(n, sa, g_a, [&](int64_t i) { return g_out[i] * b[i * sb]; });
+  accumulate(n, sb, g_b, [&](int64_t i) { return g_out[i] * a[i * sa]; });
 }
 
 void pvi_ew_div(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
-  for (int64_t i = 0; i < n; ++i) out[i] = a[i * sa] / b[i * sb];
+  apply(n, a, sa, b, sb, out, [](double x, double y) { return x / y; });
 }
 void pvi_ew_div_grad(int64_t n, const double*, int64_t sa, const double* b, int64_t sb, const double* out,
                      const double* g_out, double* g_a, double* g_b) {
-  for (int64_t i = 0; i < n; ++i) {
-    double inv = 1.0 / b[i * sb];
-    if (g_a) g_a[i * sa] += g_out[i] * inv;
-    if (g_b) g_b[i * sb] -= g_out[i] * out[i] * inv;
-  }
+  accumulate(n, sa, g_a, [&](int64_t i) { return g_out[i] / b[i * sb]; });
+  accumulate(n, sb, g_b, [&](int64_t i) { return -g_out[i] * out[i] / b[i * sb]; });
 }
 
 void pvi_ew_pow(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
-  for (int64_t i = 0; i < n; ++i) out[i] = std::pow(a[i * sa], b[i * sb]);
+  apply(n, a, sa, b, sb, out, [](double x, double y) { return std::pow(x, y); });
 }
 void pvi_ew_pow_grad(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, const double* out,
                      const double* g_out, double* g_a, double* g_b) {
-  for (int64_t i = 0; i < n; ++i) {
+  accumulate(n, sa, g_a, [&](int64_t i) {
     double x = a[i * sa], y = b[i * sb];
-    if (g_a) g_a[i * sa] += g_out[i] * (y == 0.0 ? 0.0 : y * std::pow(x, y - 1.0));
-    if (g_b && out[i] != 0.0) g_b[i * sb] += g_out[i] * out[i] * std::log(x);
-  }
+    return y == 0.0 ? 0.0 : g_out[i] * y * std::pow(x, y - 1.0);
+  });
+  accumulate(n, sb, g_b, [&](int64_t i) { return out[i] == 0.0 ? 0.0 : g_out[i] * out[i] * std::log(a[i * sa]); });
 }
 
 void pvi_neg(int64_t n, const double* x, double* out) {
