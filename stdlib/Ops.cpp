@@ -47,6 +47,8 @@ std::vector<KernelOp> build() {
   add("tf_lower", CallConv::Transform, "tf_lower");
   add("tf_upper", CallConv::Transform, "tf_upper");
   add("tf_lower_upper", CallConv::Transform, "tf_lower_upper");
+  for (const char* f : {"tf_lower_inv", "tf_upper_inv", "tf_lower_upper_inv"})
+    ops.push_back({f, CallConv::InverseTransform, std::string("pvi_") + f, "", {}});
   return ops;
 }
 

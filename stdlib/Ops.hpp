@@ -23,6 +23,7 @@ enum class CallConv {
   Gather,         // int64 v(n, idx, len, base, out);  void g(n, idx, g_out, g_base)
   Fill,           // void v(n, x, out);  void g(n, x, out, g_out, g_x)   (x a scalar)
   Transform,      // double v(n, u, [bound, s]..., out);  void g(n, u, [bound, s]..., out, g_out, g_lj, g_u, g_bounds...)
+  InverseTransform,  // int64 v(n, x, [bound, s]..., u): 0, or 1 + the first element outside its bounds
   Categorical,    // double v(n, y, s_y, k, beta);  double g(adj, n, y, s_y, k, beta, g_beta)
   Dirichlet,      // double v(k, theta, alpha);  double g(adj, k, theta, alpha, g_theta, g_alpha)
   MultiNormal,    // double v(k, y, mu, M);  double g(adj, k, y, mu, M, g_y, g_mu, g_M)

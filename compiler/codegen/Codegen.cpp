@@ -547,6 +547,18 @@ class Emitter {
         if (bw->fused) addTarget(value);
         return;
       }
+      case CallConv::InverseTransform: {  // value only: unconstrain maps are not differentiated
+        llvm::Value* n = count(i.type);
+        std::vector<llvm::Value*> args{n, ptrOf(ops[0])};
+        for (size_t a = 1; a < ops.size(); ++a) {
+          args.push_back(ptrOf(ops[a]));
+          args.push_back(stride(ops[a]));
+        }
+        args.push_back(out);
+        llvm::Value* st = call(op->value, b_.getInt64Ty(), args);
+        failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_OUT_OF_BOUNDS));
+        return;
+      }
       case CallConv::Categorical:
       case CallConv::Dirichlet:
       case CallConv::MultiNormal: {
@@ -694,6 +706,7 @@ class Emitter {
   }
 
   static constexpr int64_t PVI_STATUS_INDEX = -1;
+  static constexpr int64_t PVI_STATUS_OUT_OF_BOUNDS = -4;
 
   llvm::Module& m_;
   const ir::Function& f_;

@@ -45,6 +45,7 @@ std::unique_ptr<llvm::Module> buildModule(llvm::LLVMContext& ctx, const LoweredM
   emitDimsFunction(*module, model.prior, "pvi_prior_dims");
   emitDataCheckFunctions(*module, model.sharedCheck, ir::Source::Shared, "pvi_shared_check", "pvi_shared_counts");
   emitOutputFunction(*module, model.constrainGlobals, "pvi_constrain_globals");
+  emitOutputFunction(*module, model.unconstrainGlobals, "pvi_unconstrain_globals");
   emitOutputFunction(*module, model.generateShared, "pvi_generate_shared");
   if (!model.partitionName.empty()) {
     emitFunction(*module, model.partition, "pvi_partition_value");
@@ -53,6 +54,7 @@ std::unique_ptr<llvm::Module> buildModule(llvm::LLVMContext& ctx, const LoweredM
     emitDataCheckFunctions(*module, model.partitionCheck, ir::Source::Partition, "pvi_partition_check",
                            "pvi_partition_counts");
     emitOutputFunction(*module, model.constrainLocals, "pvi_constrain_locals");
+    emitOutputFunction(*module, model.unconstrainLocals, "pvi_unconstrain_locals");
     emitOutputFunction(*module, model.generatePartition, "pvi_generate_partition");
   }
   std::string err;
@@ -136,6 +138,7 @@ std::unique_ptr<JitModel> JitModel::compile(const LoweredModel& model) {
   c.shared_check = reinterpret_cast<pvi_check_fn>(lookup("pvi_shared_check"));
   c.constrain_globals = reinterpret_cast<pvi_output_fn>(lookup("pvi_constrain_globals"));
   c.constrain_globals_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_constrain_globals_size"));
+  c.unconstrain_globals = reinterpret_cast<pvi_output_fn>(lookup("pvi_unconstrain_globals"));
   c.generate_shared = reinterpret_cast<pvi_output_fn>(lookup("pvi_generate_shared"));
   c.generate_shared_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_generate_shared_size"));
   if (!model.partitionName.empty()) {
@@ -146,6 +149,7 @@ std::unique_ptr<JitModel> JitModel::compile(const LoweredModel& model) {
     c.partition_check = reinterpret_cast<pvi_check_fn>(lookup("pvi_partition_check"));
     c.constrain_locals = reinterpret_cast<pvi_output_fn>(lookup("pvi_constrain_locals"));
     c.constrain_locals_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_constrain_locals_size"));
+    c.unconstrain_locals = reinterpret_cast<pvi_output_fn>(lookup("pvi_unconstrain_locals"));
     c.generate_partition = reinterpret_cast<pvi_output_fn>(lookup("pvi_generate_partition"));
     c.generate_partition_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_generate_partition_size"));
   }

@@ -66,6 +66,38 @@ class FunctionLowerer {
     f_.dimOut = offset;
   }
 
+  // The inverse of runConstrain: constrained values (read where z, theta or w would be) to the
+  // unconstrained ones.
+  void runUnconstrain(bool locals) {
+    bindData(layout_.sharedData, ir::Source::Shared);
+    if (locals) bindData(layout_.partitionData, ir::Source::Partition);
+    ValueId inOffset = constInt(0), outOffset = constInt(0);
+    const auto& groups = locals ? std::vector{&layout_.locals} : std::vector{&layout_.globals, &layout_.hypers};
+    for (const auto* syms : groups) {
+      for (const Symbol* s : *syms) {
+        VType t = typeOfDecl(*s);
+        Inst x = ir::makeInst(Op::Param, t, {inOffset});
+        x.input = locals ? ir::Input::W : ir::Input::Z;  // the constrained values, all in one array
+        x.comment = s->name + " (constrained)";
+        ValueId v = add(x);
+        inOffset = intArith("+", inOffset, elementCount(t));
+        const TypeSyntax& ts = *s->decl->declType;
+        if (ts.lower || ts.upper) {
+          std::vector<ValueId> ops{v};
+          if (ts.lower) ops.push_back(realValue(*ts.lower));
+          if (ts.upper) ops.push_back(realValue(*ts.upper));
+          std::string kind = ts.lower && ts.upper ? "tf_lower_upper_inv" : ts.lower ? "tf_lower_inv" : "tf_upper_inv";
+          Inst inv = ir::makeInst(Op::Kernel, t, ops);
+          inv.name = kind;
+          inv.comment = s->name;
+          v = add(inv);
+        }
+        outOffset = outputValue(v, outOffset, s->name);
+      }
+    }
+    f_.dimOut = outOffset;
+  }
+
   // The generated quantities of one kind (needing only the globals, or a partition).
   void runGenerate(const std::vector<const Stmt*>& decls) {
     bindData(layout_.sharedData, ir::Source::Shared);
@@ -621,9 +653,13 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
     m.generateShared.name = "generate_shared";
     m.generatePartition.name = "generate_partition";
     FunctionLowerer(program, m, m.constrainGlobals, true).runConstrain(false);
+    m.unconstrainGlobals.name = "unconstrain_globals";
+    m.unconstrainLocals.name = "unconstrain_locals";
+    FunctionLowerer(program, m, m.unconstrainGlobals, true).runUnconstrain(false);
     FunctionLowerer(program, m, m.generateShared, true).runGenerate(m.generatedShared);
     if (!m.partitionName.empty()) {
       FunctionLowerer(program, m, m.constrainLocals, false).runConstrain(true);
+      FunctionLowerer(program, m, m.unconstrainLocals, false).runUnconstrain(true);
       FunctionLowerer(program, m, m.generatePartition, false).runGenerate(m.generatedPartition);
     }
   } catch (Unsupported& u) {

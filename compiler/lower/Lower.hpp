@@ -31,6 +31,7 @@ struct LoweredModel {
   // the globals and of those that need a partition, each in declaration order, flattened
   // column-major.
   ir::Function constrainGlobals, constrainLocals, generateShared, generatePartition;
+  ir::Function unconstrainGlobals, unconstrainLocals;  // their inverses (constrained in, z / w out)
   std::vector<const Stmt*> generatedShared, generatedPartition;  // the declarations output
   DataSchema schema;
   std::string partitionName;

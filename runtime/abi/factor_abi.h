@@ -37,6 +37,7 @@ typedef void (*pvi_counts_fn)(const void *const *shared, const void *const *part
 typedef double (*pvi_check_fn)(const void *const *shared, const void *const *partition, void *workspace,
                                int64_t workspace_bytes, int64_t *status, int64_t *where);
 #define PVI_STATUS_DATA_OUT_OF_BOUNDS (-3)
+#define PVI_STATUS_VALUE_OUT_OF_BOUNDS (-4) /* unconstrain: a value outside its variable's bounds */
 
 /* Output functions: constrained values and generated quantities, written to `out`; the size
  * function writes the output's length to out[0] (other entries unspecified). */
@@ -65,6 +66,11 @@ typedef struct pvi_model_code {
   pvi_dims_fn generate_shared_size;
   pvi_output_fn generate_partition; /* generated quantities that need a partition */
   pvi_dims_fn generate_partition_size;
+  /* Inverses of the constrain maps: the constrained values are read from the `z` (or `w`)
+   * argument, laid out as the constrain functions write them, and the unconstrained ones are
+   * written to `out`. */
+  pvi_output_fn unconstrain_globals;
+  pvi_output_fn unconstrain_locals;
 } pvi_model_code;
 
 #ifdef __cplusplus

@@ -47,6 +47,22 @@ model { a ~ normal(0, 1); b ~ normal(0, 1); c ~ normal(0, 1); d ~ normal(0, 1); 
   ASSERT_EQ(l.size(), 2u);
   EXPECT_NEAR(l[0], std::exp(0.1), 1e-15);
   EXPECT_NEAR(l[1], std::exp(-0.3), 1e-15);
+
+  // Round trips through the inverse maps.
+  std::vector<double> zBack = runOutput(code.unconstrain_globals, code.constrain_globals_size, shared, nullptr, g.data(), nullptr);
+  ASSERT_EQ(zBack.size(), z.size());
+  for (size_t i = 0; i < z.size(); ++i) EXPECT_NEAR(zBack[i], z[i], 1e-14) << i;
+  std::vector<double> wBack = runOutput(code.unconstrain_locals, code.constrain_locals_size, shared, &part, nullptr, l.data());
+  for (size_t i = 0; i < w.size(); ++i) EXPECT_NEAR(wBack[i], w[i], 1e-14) << i;
+
+  // A value outside its bounds is refused, not mapped to NaN.
+  std::vector<double> bad = g;
+  bad[1] = 0.4;  // b has lower bound 0.5
+  std::vector<double> out(z.size()), ws(4096);
+  int64_t status = 0;
+  code.unconstrain_globals(bad.data(), nullptr, nullptr, shared.pointers(), nullptr, out.data(), ws.data(),
+                           static_cast<int64_t>(ws.size() * sizeof(double)), &status);
+  EXPECT_EQ(status, PVI_STATUS_VALUE_OUT_OF_BOUNDS);
 }
 
 // The logistic regression example's test-set predictions.
