@@ -27,6 +27,18 @@ Client<Family>::Client(std::size_t factorIndex, std::shared_ptr<const LocalLikel
 }
 
 template <class Family>
+void Client<Family>::setCavityMode(CavityMode mode, std::optional<Natural> fixed) {
+  if (mode == CavityMode::Fixed) {
+    if (!fixed) throw std::invalid_argument("Client::setCavityMode: Fixed needs a cavity");
+    if (Validity v = checkDistribution(*fixed); !v)
+      throw std::invalid_argument("Client::setCavityMode: the fixed cavity is not a distribution: " + v.reason);
+    if (fixed->dim() != factor_.dim()) throw std::invalid_argument("Client::setCavityMode: wrong dimension");
+  }
+  cavityMode_ = mode;
+  fixedCavity_ = mode == CavityMode::Fixed ? std::move(fixed) : std::nullopt;
+}
+
+template <class Family>
 ClientUpdate<Family> Client<Family>::computeUpdate(const Natural& posterior, double damping,
                                                    std::uint64_t seed) const {
   ClientUpdate<Family> out;
@@ -37,12 +49,32 @@ ClientUpdate<Family> Client<Family>::computeUpdate(const Natural& posterior, dou
   }
   LocalProblem<Family> problem;
   problem.likelihood = likelihood_.get();
-  problem.posterior = posterior;
-  problem.factor = factor_;
-  problem.cavity = posterior - factor_;
+  switch (cavityMode_) {
+    case CavityMode::Deletion:
+      problem.posterior = posterior;
+      problem.factor = factor_;
+      problem.cavity = posterior - factor_;
+      break;
+    case CavityMode::NoDeletion:  // the local problem sees q as its prior: no factor to remove
+      problem.posterior = posterior;
+      problem.factor = Natural::flat(posterior.dim());
+      problem.cavity = posterior;
+      break;
+    case CavityMode::Fixed:
+      problem.cavity = *fixedCavity_;
+      problem.factor = factor_;
+      problem.posterior = *fixedCavity_ + factor_;
+      if (Validity v = checkDistribution(problem.posterior); !v) {
+        out.reason = "fixed cavity times t_k is not a valid distribution: " + v.reason;
+        return out;
+      }
+      break;
+  }
   problem.locals = locals_;
   problem.seed = seed;
   out.solution = optimiser_->optimise(problem);
+  pendingLocals_ = std::move(out.solution.locals);
+  out.solution.locals.reset();  // q(w_k) stays on the client
   if (!out.solution.ok) {
     out.reason = out.solution.reason;
     return out;
@@ -55,9 +87,11 @@ ClientUpdate<Family> Client<Family>::computeUpdate(const Natural& posterior, dou
 template <class Family>
 void Client<Family>::commit(const ClientUpdate<Family>& update, double scale) {
   if (update.factorIndex != factorIndex_) throw std::invalid_argument("Client::commit: update of another client");
+  std::optional<MeanFieldStandard> proposal = std::move(pendingLocals_);
+  pendingLocals_.reset();
   if (!update.ok || scale == 0.0) return;
   factor_ += scale * update.delta;
-  if (update.solution.locals) locals_ = update.solution.locals;
+  if (proposal) locals_ = std::move(proposal);
   ++committed_;
 }
 

@@ -6,17 +6,18 @@
 //
 // One update, split in two so that a schedule can run the expensive half concurrently and decide
 // about acceptance on the server:
-//   computeUpdate(eta_q, rho, seed)  const; cavity = eta_q - eta_k; runs the local optimiser;
-//                                    returns Delta_k = rho (eta_q' - eta_q) and the proposed q(w_k).
+//   computeUpdate(eta_q, rho, seed)  cavity = eta_q - eta_k; runs the local optimiser; returns
+//                                    Delta_k = rho (eta_q' - eta_q) and keeps the optimised q(w_k)
+//                                    as a pending proposal inside the client.
 //   commit(update, scale)            after the server has applied scale * Delta_k (scale 0 when it
 //                                    rejected or never received it): eta_k += scale * Delta_k, and
-//                                    q(w_k) adopts the proposal when the local optimisation
-//                                    succeeded and scale > 0.
+//                                    q(w_k) adopts the pending proposal when scale > 0.
 // So eta_k changes by exactly what the server added to eta_q, which keeps
 // eta_q == eta_0 + sum_k eta_k (the server's own record of eta_k matches the client's bitwise).
 //
-// Thread safety: computeUpdate is const and may run concurrently with other clients' calls;
-// commit must not run concurrently with anything else on the same client.
+// Thread safety: a client has at most one update in flight (every schedule guarantees it):
+// computeUpdate and commit of one client must not overlap, but different clients may run
+// concurrently. computeUpdate is const apart from the pending q(w_k) proposal.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -28,6 +29,8 @@
 
 namespace pvi {
 
+// What a client sends to the server: Delta_k and scalar diagnostics. The optimised q(w_k) is not
+// in it (solution.locals is always empty): the client keeps it until commit.
 template <class Family>
 struct ClientUpdate {
   using Natural = typename Family::Natural;
@@ -35,7 +38,7 @@ struct ClientUpdate {
   bool ok = false;
   std::string reason;                       // why the local step failed
   Natural delta;                            // Delta_k = rho (eta_q' - eta_q); valid when ok
-  LocalSolution<Family> solution;           // diagnostics (and the proposed q(w_k), kept private)
+  LocalSolution<Family> solution;           // diagnostics: objective, steps, halvings
 };
 
 // A Monte Carlo (or exact) value with its standard error.
@@ -43,6 +46,13 @@ struct Estimate {
   double value = 0.0;
   double standardError = 0.0;
 };
+
+// Which cavity the client's local free energy uses (Section 5's baselines differ only in this):
+//   Deletion    q / t_k, PVI (eq. 2): the local problem starts from q;
+//   NoDeletion  q itself, streaming VB (eq. 5): revisiting a client counts its data again;
+//   Fixed       a given distribution, independent of q (BCM: the prior, or prior^(N_k / N)):
+//               the local problem starts from fixed * t_k.
+enum class CavityMode { Deletion, NoDeletion, Fixed };
 
 template <class Family>
 class Client {
@@ -62,6 +72,10 @@ class Client {
   const LocalLikelihood& likelihood() const { return *likelihood_; }
   std::size_t updatesCommitted() const { return committed_; }
 
+  // Default Deletion. Fixed needs `fixed`, a valid distribution.
+  void setCavityMode(CavityMode mode, std::optional<Natural> fixed = std::nullopt);
+  CavityMode cavityMode() const { return cavityMode_; }
+
   ClientUpdate<Family> computeUpdate(const Natural& posterior, double damping, std::uint64_t seed) const;
   void commit(const ClientUpdate<Family>& update, double scale);
 
@@ -77,6 +91,9 @@ class Client {
   std::shared_ptr<const LocalOptimiser<Family>> optimiser_;
   Natural factor_;
   std::optional<MeanFieldStandard> locals_;
+  CavityMode cavityMode_ = CavityMode::Deletion;
+  std::optional<Natural> fixedCavity_;
+  mutable std::optional<MeanFieldStandard> pendingLocals_;  // from the last computeUpdate
   std::size_t committed_ = 0;
 };
 

@@ -88,14 +88,13 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   double sum = 0.0, sumSq = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto col = static_cast<Eigen::Index>(i);
-    const Eigen::VectorXd zi = z.col(col);
-    const Eigen::VectorXd wi = dw > 0 ? Eigen::VectorXd(w.col(col)) : Eigen::VectorXd();
+    const double* zp = z.col(col).data();  // columns of a column-major matrix are contiguous
+    const double* wp = dw > 0 ? w.col(col).data() : nullptr;
     gz.setZero();
     gw.setZero();
-    const double* wp = dw > 0 ? wi.data() : nullptr;
     double* gwp = dw > 0 ? gw.data() : nullptr;
-    const double v = options.miniBatch ? f.evaluateMiniBatch(*options.miniBatch, zi.data(), wp, gz.data(), gwp)
-                                       : f.evaluate(zi.data(), wp, gz.data(), gwp);
+    const double v = options.miniBatch ? f.evaluateMiniBatch(*options.miniBatch, zp, wp, gz.data(), gwp)
+                                       : f.evaluate(zp, wp, gz.data(), gwp);
     if (!std::isfinite(v) || !gz.allFinite() || !gw.allFinite())
       throw std::runtime_error("the log density or its gradient is not finite at a Monte Carlo draw");
     sum += v;

@@ -17,6 +17,9 @@ namespace {
 
 Eigen::MatrixXd rootOf(const FullStable& s) { return choleskyFactor(s); }
 Eigen::VectorXd rootOf(const MeanFieldStable& s) { return standardDeviations(s); }
+// The standard form from the root already computed (no second exponentiation / validity check).
+FullStandard standardOf(const FullStable& s, const Eigen::MatrixXd& L) { return {s.m, symmetricPart(L * L.transpose())}; }
+MeanFieldStandard standardOf(const MeanFieldStable& s, const Eigen::VectorXd& sd) { return {s.m, sd.cwiseProduct(sd)}; }
 
 // Gradient of F_k with respect to the stable parameters of q(z) (see the header).
 FullStable stableGradient(const FullStable& at, const Eigen::MatrixXd& L, const ExpectedDerivatives<FullGaussian>& e,
@@ -54,6 +57,8 @@ std::vector<std::size_t> drawMiniBatch(std::size_t n, std::size_t size, std::mt1
 template <class Family>
 AdamOptimiser<Family>::AdamOptimiser(AdamOptions options) : options_(options) {
   if (!(options_.learningRate > 0.0)) throw std::invalid_argument("AdamOptions: learningRate must be > 0");
+  if (!(options_.finalLearningRateFraction >= 0.0 && options_.finalLearningRateFraction <= 1.0))
+    throw std::invalid_argument("AdamOptions: finalLearningRateFraction must be in [0, 1]");
   if (options_.steps == 0 || options_.samples == 0)
     throw std::invalid_argument("AdamOptions: steps and samples must be positive");
 }
@@ -98,7 +103,7 @@ LocalSolution<Family> AdamOptimiser<Family>::optimise(const LocalProblem<Family>
       const auto root = rootOf(st);
       const ExpectedDerivatives<Family> e =
           estimateDerivatives<Family>(f, st.m, root, locals ? &*locals : nullptr, est, rng);
-      const double objective = localObjective(p.cavity, toStandard(st), e.value, locals);
+      const double objective = localObjective(p.cavity, standardOf(st, root), e.value, locals);
       if (t == 1) sol.initialExpectedLogLik = e.value;
       sol.objective = objective;
       sol.steps = t;
@@ -115,7 +120,10 @@ LocalSolution<Family> AdamOptimiser<Family>::optimise(const LocalProblem<Family>
       m2 = options_.beta2 * m2 + (1.0 - options_.beta2) * grad.cwiseProduct(grad);
       const double c1 = 1.0 - std::pow(options_.beta1, static_cast<double>(t));
       const double c2 = 1.0 - std::pow(options_.beta2, static_cast<double>(t));
-      theta.array() += options_.learningRate * (m1.array() / c1) / ((m2.array() / c2).sqrt() + options_.epsilon);
+      const double progress =
+          options_.steps > 1 ? static_cast<double>(t - 1) / static_cast<double>(options_.steps - 1) : 0.0;
+      const double lr = options_.learningRate * (1.0 - (1.0 - options_.finalLearningRateFraction) * progress);
+      theta.array() += lr * (m1.array() / c1) / ((m2.array() / c2).sqrt() + options_.epsilon);
 
       const EarlyStopping& es = options_.earlyStopping;
       if (es.window > 0) {

@@ -38,6 +38,10 @@ struct EarlyStopping {
 
 struct AdamOptions {
   double learningRate = 1e-2;
+  // Linear decay of the learning rate from learningRate at the first step to
+  // finalLearningRateFraction * learningRate at step `steps` (1: constant). Decay lets the final
+  // iterate settle instead of jittering at a scale set by the learning rate.
+  double finalLearningRateFraction = 1.0;
   std::size_t steps = 500;
   std::size_t samples = 8;         // Monte Carlo draws per step
   double beta1 = 0.9;

@@ -1,5 +1,6 @@
 #pragma once
 // Umbrella header for partitioned variational inference (runtime/pvi/README.md).
+#include "runtime/pvi/Baselines.hpp"
 #include "runtime/pvi/Client.hpp"
 #include "runtime/pvi/Communication.hpp"
 #include "runtime/pvi/Expectations.hpp"

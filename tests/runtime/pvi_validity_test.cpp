@@ -79,7 +79,7 @@ TEST_P(InvalidUpdates, AreNeverApplied) {
   auto federation = withBadClient(model, std::make_shared<BadOptimiser>(misbehaviour));
   InvariantWatch<FullGaussian> watch;
   watch.attach(federation.server());
-  runSchedule(federation, schedule, 5, 0.5);
+  runSchedule(federation, schedule, 5, 1.0);  // rho = 1: the bad changes arrive at full size
   const auto& c = federation.server().counters();
   EXPECT_TRUE(watch.alwaysValid);
   EXPECT_LE(watch.worst, 1e-12);
@@ -87,25 +87,47 @@ TEST_P(InvalidUpdates, AreNeverApplied) {
   EXPECT_EQ(federation.clientRecordMismatch(), 0.0);
   EXPECT_FALSE(federation.server().trace().events().empty());
   const bool rejected = misbehaviour != Misbehaviour::InvalidAtFullSize;
+  std::size_t badRejections = 0, goodRejections = 0;
+  for (const std::string& e : federation.server().trace().events()) {
+    if (e.rfind("rejected: factor 4", 0) == 0) ++badRejections;
+    else if (e.rfind("rejected:", 0) == 0) ++goodRejections;
+  }
+  EXPECT_EQ(goodRejections, 0u);
+  EXPECT_EQ(c.rejected, badRejections);
+  EXPECT_EQ(c.accepted + c.rejected, c.messagesUp) << "every message accepted or rejected (nothing dropped)";
   if (rejected) {
-    EXPECT_EQ(c.rejected, 5u) << "one rejection per bad update";
+    // Every bad update is rejected: one per round for the deterministic schedules (the threaded
+    // asynchronous one lets clients overtake each other, so only "at least one" is certain).
+    if (schedule == Schedule::AsyncThreads) {
+      EXPECT_GE(c.rejected, 1u);
+    } else {
+      EXPECT_EQ(c.rejected, 5u) << "one rejection per bad update";
+    }
     EXPECT_EQ(maxAbs(federation.client(4).factor()), 0.0) << "a rejected client's factor stays flat";
     EXPECT_EQ(maxAbs(federation.server().factor(4)), 0.0);
   } else {
     EXPECT_EQ(c.rejected, 0u);
-    EXPECT_GE(c.halvings, 5u) << "each full-size bad update needs at least one halving";
+    // Alone on q the bad change needs a halving; summed with good clients' changes (synchronous)
+    // or applied to a q that has moved on (asynchronous) it sometimes does not.
+    // With real threads whether it arrives before q has gained enough precision is timing-dependent,
+    // so there only validity and the absence of rejections are checked.
+    const bool alone = schedule == Schedule::SequentialFixed || schedule == Schedule::SequentialRandom;
+    if (schedule != Schedule::AsyncThreads) {
+      EXPECT_GE(c.halvings, alone ? 5u : 1u);
+    }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllSchedules, InvalidUpdates,
-    ::testing::Combine(::testing::ValuesIn(kAllSchedules),
-                       ::testing::Values(Misbehaviour::NaN, Misbehaviour::HopelesslyInvalid,
-                                         Misbehaviour::InvalidAtFullSize, Misbehaviour::Fails)),
-    [](const auto& info) {
-      const char* names[] = {"NaN", "HopelesslyInvalid", "InvalidAtFullSize", "Fails"};
-      return scheduleName(std::get<0>(info.param)) + "_" + names[static_cast<int>(std::get<1>(info.param))];
-    });
+std::string caseName(const ::testing::TestParamInfo<std::tuple<Schedule, Misbehaviour>>& info) {
+  static const char* const names[] = {"NaN", "HopelesslyInvalid", "InvalidAtFullSize", "Fails"};
+  return scheduleName(std::get<0>(info.param)) + "_" + names[static_cast<int>(std::get<1>(info.param))];
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSchedules, InvalidUpdates,
+                         ::testing::Combine(::testing::ValuesIn(kAllSchedules),
+                                            ::testing::Values(Misbehaviour::NaN, Misbehaviour::HopelesslyInvalid,
+                                                              Misbehaviour::InvalidAtFullSize, Misbehaviour::Fails)),
+                         caseName);
 
 TEST(InvalidUpdates, NonFiniteLikelihoodFailsTheUpdate) {
   LinearGaussianModel model(40, 3, 4, 78);

@@ -1,0 +1,214 @@
+// Property 2 with the default optimiser, Adam on Monte Carlo reparameterised gradients, on the
+// conjugate linear-Gaussian model, for every schedule and 1, 3 and 10 clients.
+//
+// Deterministic part: with the model's closed-form expectations in place of Monte Carlo
+// (AdamOptions::useExactExpectations) the same optimiser must reach the exact posterior to
+// 1e-8 relative; this checks the assembly of the Adam gradient (expectation, cavity and entropy
+// terms, chain rule to the stable parameters) without noise. Adam with exact gradients settles
+// to rounding level within the step budget here (measured ~1e-15).
+//
+// Monte Carlo part (every schedule except the threaded asynchronous executor, whose timing-
+// dependent arrival order would make a statistical test flaky; the virtual-time executor covers
+// stale asynchronous updates): the result of a stochastic optimiser is a random variable, so the
+// tolerance comes from its own Monte Carlo spread. Each configuration is run R = 16 times with independent
+// seeds; for each of the 9 quantities (3 means, 6 distinct covariance entries) the replicate
+// mean error must be within 5 standard errors of zero, |mean_r(err)| <= 5 sd_r / sqrt(R), i.e.
+// PVI with Adam is unbiased for the exact posterior up to Monte Carlo error (for t with 15 degrees
+// of freedom, P(|t| > 5) = 1.6e-4 per check). Independently, as a precision requirement (not a
+// Monte Carlo bound), the spread must be small: sd_r of each mean below 0.25 posterior standard
+// deviations and of each variance below 0.25 of the variance. The optimiser settings (learning
+// rate 0.05 decaying linearly to 1e-3, 800 steps, 8 draws) were chosen so that local optimisation
+// converges: with too few steps the first local problems stop short and the test detects the
+// resulting bias (z > 10), as it should.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <tuple>
+
+#include "PviTestSupport.hpp"
+
+namespace pvi::test {
+namespace {
+
+constexpr int kReplicates = 16;
+constexpr double kZ = 5.0;
+
+AdamOptions convergedAdam() {
+  AdamOptions a;
+  a.learningRate = 0.05;
+  a.finalLearningRateFraction = 0.02;
+  a.steps = 800;
+  a.samples = 8;
+  return a;
+}
+
+// err = (m - m*, S_ij - S*_ij for i >= j) of a run.
+Eigen::VectorXd errors(const FullNatural& eta, const LinearGaussianModel& model) {
+  const FullStandard q = toStandard(eta);
+  const Eigen::VectorXd m = model.posteriorMean();
+  const Eigen::MatrixXd S = model.posteriorCovariance();
+  Eigen::VectorXd e(9);
+  e.head(3) = q.m - m;
+  int k = 3;
+  for (int j = 0; j < 3; ++j)
+    for (int i = j; i < 3; ++i) e(k++) = q.S(i, j) - S(i, j);
+  return e;
+}
+
+class AdamConjugate : public ::testing::TestWithParam<std::tuple<Schedule, int>> {};
+
+TEST_P(AdamConjugate, ExactGradientsReachExactPosterior) {
+  const auto [schedule, clients] = GetParam();
+  LinearGaussianModel model(60, 3, clients, 2024);
+  AdamOptions a = convergedAdam();
+  a.steps = 3000;
+  a.useExactExpectations = true;
+  FederationOptions<FullGaussian> fo;
+  fo.exact = &model;
+  auto federation = makeFederation<FullGaussian>(model, std::make_shared<AdamOptimiser<FullGaussian>>(a), fo);
+  runSchedule(federation, schedule, 2, 1.0);
+  const PosteriorError err =
+      posteriorError(federation.server().posterior(), model.posteriorMean(), model.posteriorCovariance());
+  std::cout << "[measured] Adam exact-gradient " << scheduleName(schedule) << " M=" << clients << " mean " << err.mean
+            << " cov " << err.cov << "\n";
+  EXPECT_LT(err.mean, 1e-8);
+  EXPECT_LT(err.cov, 1e-8);
+}
+
+void checkMonteCarloUnbiased(Schedule schedule, int clients) {
+  LinearGaussianModel model(60, 3, clients, 2024);
+  Eigen::MatrixXd errs(kReplicates, 9);
+  for (int r = 0; r < kReplicates; ++r) {
+    auto federation =
+        makeFederation<FullGaussian>(model, std::make_shared<AdamOptimiser<FullGaussian>>(convergedAdam()));
+    InvariantWatch<FullGaussian> watch;
+    watch.attach(federation.server());
+    runSchedule(federation, schedule, 2, 1.0, 100 + static_cast<std::uint64_t>(r));
+    ASSERT_LE(watch.worst, 1e-12);
+    errs.row(r) = errors(federation.server().posterior(), model).transpose();
+  }
+  const Eigen::RowVectorXd mean = errs.colwise().mean();
+  const Eigen::RowVectorXd sd = ((errs.rowwise() - mean).array().square().colwise().sum() / (kReplicates - 1.0)).sqrt();
+  const Eigen::RowVectorXd z = mean.array() / (sd.array() / std::sqrt(static_cast<double>(kReplicates)));
+  std::cout << "[measured] Adam MC " << scheduleName(schedule) << " M=" << clients << " max|z| "
+            << z.cwiseAbs().maxCoeff() << " max|mean err| " << mean.cwiseAbs().maxCoeff() << " sd(m) "
+            << sd.head(3) << "\n";
+  const Eigen::MatrixXd S = model.posteriorCovariance();
+  for (int k = 0; k < 9; ++k) EXPECT_LE(std::abs(z(k)), kZ) << "quantity " << k << " biased";
+  for (int i = 0; i < 3; ++i) EXPECT_LT(sd(i), 0.25 * std::sqrt(S(i, i))) << "mean " << i;
+  EXPECT_LT(sd(3), 0.25 * S(0, 0));  // entries 3, 6, 8 are the variances
+  EXPECT_LT(sd(6), 0.25 * S(1, 1));
+  EXPECT_LT(sd(8), 0.25 * S(2, 2));
+}
+
+std::string caseName(const ::testing::TestParamInfo<std::tuple<Schedule, int>>& info) {
+  return scheduleName(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param)) + "clients";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSchedules, AdamConjugate,
+                         ::testing::Combine(::testing::ValuesIn(kAllSchedules), ::testing::Values(1, 3, 10)),
+                         caseName);
+
+// The threaded asynchronous executor's arrival order depends on timing, so its replicate
+// statistics are not reproducible and a 5-sigma test on them would fail at random now and then;
+// the virtual-time executor covers asynchronous (stale) updates deterministically.
+class AdamMonteCarlo : public ::testing::TestWithParam<std::tuple<Schedule, int>> {};
+
+TEST_P(AdamMonteCarlo, IsUnbiasedForExactPosterior) {
+  checkMonteCarloUnbiased(std::get<0>(GetParam()), std::get<1>(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(DeterministicSchedules, AdamMonteCarlo,
+                         ::testing::Combine(::testing::Values(Schedule::SequentialFixed, Schedule::SequentialRandom,
+                                                              Schedule::Synchronous, Schedule::AsyncVirtualTime),
+                                            ::testing::Values(1, 3, 10)),
+                         caseName);
+
+// A likelihood that can mini-batch: the linear model's partition with the likelihood part scaled
+// by N / |batch| (an unbiased estimate of f).
+class MiniBatchLinearLikelihood final : public LocalLikelihood {
+ public:
+  MiniBatchLinearLikelihood(const LinearGaussianModel& model, int partition) : model_(model), part_(partition) {}
+  std::size_t globalDim() const override { return 3; }
+  double evaluate(const double* z, const double*, double* gradZ, double*) const override {
+    return model_.partitionLogDensity(static_cast<size_t>(part_), z, nullptr, nullptr, gradZ, nullptr, nullptr);
+  }
+  std::size_t numObservations() const override { return static_cast<std::size_t>(model_.parts()[part_].second); }
+  double evaluateMiniBatch(const std::vector<std::size_t>& rows, const double* z, const double*, double* gradZ,
+                           double*) const override {
+    const int start = model_.parts()[part_].first;
+    const double scale = static_cast<double>(numObservations()) / static_cast<double>(rows.size());
+    const Eigen::Map<const Eigen::Vector3d> zz(z);
+    const double s2 = model_.sigma() * model_.sigma();
+    double value = 0.0;
+    Eigen::Vector3d g = Eigen::Vector3d::Zero();
+    for (std::size_t row : rows) {
+      const int i = start + static_cast<int>(row);
+      const double r = model_.y()(i) - model_.X().row(i).dot(zz);
+      value += -0.5 * (log2piConst() + std::log(s2)) - r * r / (2 * s2);
+      g += model_.X().row(i).transpose() * r / s2;
+    }
+    if (gradZ) Eigen::Map<Eigen::Vector3d>{gradZ} = scale * g;
+    return scale * value;
+  }
+
+ private:
+  const LinearGaussianModel& model_;
+  int part_;
+};
+
+TEST(AdamConjugate, MiniBatchesAreUnbiased) {
+  // One client, 60 rows, batches of 10: same replicate test as above.
+  LinearGaussianModel model(60, 3, 1, 2024);
+  AdamOptions a = convergedAdam();
+  a.miniBatchSize = 10;
+  a.steps = 1500;
+  auto optimiser = std::make_shared<AdamOptimiser<FullGaussian>>(a);
+  Eigen::MatrixXd errs(kReplicates, 9);
+  for (int r = 0; r < kReplicates; ++r) {
+    std::vector<std::unique_ptr<Client<FullGaussian>>> clients;
+    clients.push_back(std::make_unique<Client<FullGaussian>>(
+        1, std::make_shared<MiniBatchLinearLikelihood>(model, 0), optimiser, FullNatural::flat(3)));
+    Federation<FullGaussian> federation(Server<FullGaussian>(*exactPriorFactor<FullGaussian>(model), 1),
+                                        std::move(clients));
+    runSchedule(federation, Schedule::SequentialFixed, 2, 1.0, 500 + static_cast<std::uint64_t>(r));
+    errs.row(r) = errors(federation.server().posterior(), model).transpose();
+  }
+  const Eigen::RowVectorXd mean = errs.colwise().mean();
+  const Eigen::RowVectorXd sd = ((errs.rowwise() - mean).array().square().colwise().sum() / (kReplicates - 1.0)).sqrt();
+  const Eigen::RowVectorXd z = mean.array() / (sd.array() / std::sqrt(static_cast<double>(kReplicates)));
+  std::cout << "[measured] Adam mini-batch max|z| " << z.cwiseAbs().maxCoeff() << "\n";
+  for (int k = 0; k < 9; ++k) EXPECT_LE(std::abs(z(k)), kZ) << "quantity " << k;
+}
+
+TEST(AdamConjugate, MiniBatchWithoutSupportFailsTheUpdate) {
+  LinearGaussianModel model(20, 3, 1, 1);
+  AdamOptions a;
+  a.miniBatchSize = 5;
+  auto federation = makeFederation<FullGaussian>(model, std::make_shared<AdamOptimiser<FullGaussian>>(a));
+  runSchedule(federation, Schedule::SequentialFixed, 1, 1.0);
+  EXPECT_EQ(federation.server().counters().rejected, 1u);
+}
+
+TEST(AdamConjugate, EarlyStoppingStopsAtConvergence) {
+  LinearGaussianModel model(60, 3, 1, 2024);
+  AdamOptions a = convergedAdam();
+  a.steps = 5000;
+  a.earlyStopping = EarlyStopping{50, 3, 1e-4};
+  AdamOptimiser<FullGaussian> optimiser(a);
+  PartitionLikelihood f(model, 0, {});
+  LocalProblem<FullGaussian> p;
+  p.likelihood = &f;
+  p.posterior = *exactPriorFactor<FullGaussian>(model);
+  p.factor = FullNatural::flat(3);
+  p.cavity = p.posterior;
+  p.seed = 3;
+  const LocalSolution<FullGaussian> s = optimiser.optimise(p);
+  ASSERT_TRUE(s.ok) << s.reason;
+  EXPECT_TRUE(s.stoppedEarly);
+  EXPECT_LT(s.steps, 5000u);
+  EXPECT_GT(s.objective, s.initialExpectedLogLik);  // it did optimise
+}
+
+}  // namespace
+}  // namespace pvi::test
