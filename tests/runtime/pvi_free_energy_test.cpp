@@ -75,8 +75,9 @@ TEST(FreeEnergy, ConjugateSumOfLocalFreeEnergiesIsGlobalFreeEnergy) {
   const double lhs = sumLocalPlusLogZ(federation, 0);
   const double evidence = model.logEvidence();
   const Estimate federated = federation.freeEnergy(0, 5);
-  std::cout << "[measured] 2.2(a) at fixed point: sum F_k + log Z " << lhs << ", F " << f << ", log p(y) " << evidence
-            << ", federated " << federated.value << "\n";
+  std::cout << "[measured] 2.2(a) at fixed point: |sum F_k + log Z - F| / |F| " << std::abs(lhs - f) / std::abs(f)
+            << ", |F - log p(y)| / |log p(y)| " << std::abs(f - evidence) / std::abs(evidence)
+            << ", |federated - F| / |F| " << std::abs(federated.value - f) / std::abs(f) << "\n";
   EXPECT_LT(std::abs(lhs - f), 1e-10 * std::abs(f));
   EXPECT_LT(std::abs(f - evidence), 1e-10 * std::abs(evidence));
   EXPECT_LT(std::abs(federated.value - f), 1e-10 * std::abs(f));
