@@ -16,14 +16,14 @@ SEED = 20240601
 CLIENTS = 10
 TEST_FRACTION = 0.2
 PRIOR_SD = 1.0
-# Extra shared data written to data.json (the BNN example adds its hidden-layer width here).
-EXTRA_SHARED = {}
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SOURCE = os.path.join(HERE, "..", "..", "..", "shared", "data", "spam.csv")
 
 
-def main():
+def main(extra_shared=None, out_dir=HERE, write_clients=True):
+    """Writes data.json into out_dir (with extra_shared added) and, when write_clients,
+    data_per_client.csv. ../bnn_classifier/make_data.py reuses this with its own extras."""
     source = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_SOURCE
     with open(source, newline="") as f:
         rows = list(csv.reader(f))
@@ -58,22 +58,23 @@ def main():
         return [round((logged[i][j] - mean[j]) / sd[j], 4) for j in range(d)]
 
     shared = {"D": d}
-    shared.update(EXTRA_SHARED)
+    shared.update(extra_shared or {})
     shared.update({
         "prior_sd": PRIOR_SD,
         "N_test": len(test),
         "X_test": [scaled(i) for i in test],
         "y_test": [labels[i] for i in test],
     })
-    with open(os.path.join(HERE, "data.json"), "w") as f:
+    with open(os.path.join(out_dir, "data.json"), "w") as f:
         f.write(json.dumps(shared, separators=(",", ":")) + "\n")
 
-    with open(os.path.join(HERE, "data_per_client.csv"), "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["client", "y"] + ["X.%d" % (j + 1) for j in range(d)])
-        for c in range(1, CLIENTS + 1):
-            for i in sorted(i for i in train if client_of[i] == c):
-                w.writerow([c, labels[i]] + ["%g" % v for v in scaled(i)])
+    if write_clients:
+        with open(os.path.join(out_dir, "data_per_client.csv"), "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(["client", "y"] + ["X.%d" % (j + 1) for j in range(d)])
+            for c in range(1, CLIENTS + 1):
+                for i in sorted(i for i in train if client_of[i] == c):
+                    w.writerow([c, labels[i]] + ["%g" % v for v in scaled(i)])
 
     print("test rows: %d (%d spam); training rows: %d in %d clients"
           % (len(test), sum(labels[i] for i in test), len(train), CLIENTS))
