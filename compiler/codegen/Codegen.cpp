@@ -512,6 +512,17 @@ class Emitter {
 
   llvm::Value* stride(ValueId v) { return i64(at(v).type.rank == 0 ? 0 : 1); }
 
+  // (n, value, [bound, stride]..., out): the arguments shared by transforms and their inverses.
+  std::vector<llvm::Value*> transformArgs(const Inst& i, llvm::Value* out) {
+    std::vector<llvm::Value*> args{count(i.type), ptrOf(i.operands[0])};
+    for (size_t a = 1; a < i.operands.size(); ++a) {
+      args.push_back(ptrOf(i.operands[a]));
+      args.push_back(stride(i.operands[a]));
+    }
+    args.push_back(out);
+    return args;
+  }
+
   // Forward call of kernel instruction k, or (backward) its derivative rule.
   void kernel(size_t k, const Inst& i, bool backward, const Inst* bw = nullptr) {
     const stdlib::KernelOp* op = stdlib::findKernelOp(i.name);
@@ -548,14 +559,7 @@ class Emitter {
         return;
       }
       case CallConv::InverseTransform: {  // value only: unconstrain maps are not differentiated
-        llvm::Value* n = count(i.type);
-        std::vector<llvm::Value*> args{n, ptrOf(ops[0])};
-        for (size_t a = 1; a < ops.size(); ++a) {
-          args.push_back(ptrOf(ops[a]));
-          args.push_back(stride(ops[a]));
-        }
-        args.push_back(out);
-        llvm::Value* st = call(op->value, b_.getInt64Ty(), args);
+        llvm::Value* st = call(op->value, b_.getInt64Ty(), transformArgs(i, out));
         failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_OUT_OF_BOUNDS));
         return;
       }
@@ -683,13 +687,7 @@ class Emitter {
         return;
       }
       case CallConv::Transform: {
-        llvm::Value* n = count(i.type);
-        std::vector<llvm::Value*> args{n, ptrOf(ops[0])};
-        for (size_t a = 1; a < ops.size(); ++a) {
-          args.push_back(ptrOf(ops[a]));
-          args.push_back(stride(ops[a]));
-        }
-        args.push_back(out);
+        std::vector<llvm::Value*> args = transformArgs(i, out);
         if (!backward) {
           llvm::Value* logJacobian = call(op->value, dbl, args);
           if (i.imm) addTarget(logJacobian);
