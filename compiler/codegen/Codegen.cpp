@@ -631,15 +631,9 @@ class Emitter {
         else call(op->grad, vd, {n, ptrOf(ops[0]), ptrOf(ops[1]), load(gOut()), g(0), g(1)});
         return;
       }
-      case CallConv::MatVec: {
-        const ir::VType& a = at(ops[0]).type;
-        llvm::Value *r = intOf(a.dims[0]), *c = intOf(a.dims[1]);
-        if (!backward) call(op->value, vd, {r, c, ptrOf(ops[0]), ptrOf(ops[1]), out});
-        else call(op->grad, vd, {r, c, ptrOf(ops[0]), ptrOf(ops[1]), gOut(), g(0), g(1)});
-        return;
-      }
-      case CallConv::VecMat: {
-        const ir::VType& a = at(ops[1]).type;
+      case CallConv::MatVec:
+      case CallConv::VecMat: {  // the matrix is the first operand of matvec, the second of vecmat
+        const ir::VType& a = at(ops[op->conv == CallConv::MatVec ? 0 : 1]).type;
         llvm::Value *r = intOf(a.dims[0]), *c = intOf(a.dims[1]);
         if (!backward) call(op->value, vd, {r, c, ptrOf(ops[0]), ptrOf(ops[1]), out});
         else call(op->grad, vd, {r, c, ptrOf(ops[0]), ptrOf(ops[1]), gOut(), g(0), g(1)});

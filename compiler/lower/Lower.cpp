@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <map>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "compiler/ast/AstPrint.hpp"
 #include "stdlib/Ops.hpp"
@@ -29,7 +31,12 @@ bool isDensityCall(const std::string& name) {
 class FunctionLowerer {
  public:
   FunctionLowerer(const CheckedProgram& p, const LoweredModel& layout, ir::Function& f, bool isPrior)
-      : p_(p), layout_(layout), f_(f), isPrior_(isPrior) {}
+      : p_(p), layout_(layout), f_(f), isPrior_(isPrior) {
+    // Looked up per statement and per declaration, so computed once.
+    for (const AssignedStatement& a : p_.model) priorStatement_[a.stmt] = a.factor.isPrior();
+    for (const Block& b : p_.program.blocks)
+      if (b.kind == BlockKind::Model) collectAssigned(b.stmts);
+  }
 
   // The checks of the data of `source`: every bounded variable, and every real one for NaN.
   void runDataCheck(ir::Source source) {
@@ -228,9 +235,8 @@ class FunctionLowerer {
   // Model statements ------------------------------------------------------------------------
 
   bool inThisFactor(const Stmt& s) const {
-    for (const AssignedStatement& a : p_.model)
-      if (a.stmt == &s) return a.factor.isPrior() == isPrior_;
-    return false;
+    auto it = priorStatement_.find(&s);
+    return it != priorStatement_.end() && it->second == isPrior_;
   }
 
   bool containsFactorStatement(const Stmt& s) const {
@@ -243,7 +249,7 @@ class FunctionLowerer {
   void statement(const Stmt& s) {
     switch (s.kind) {
       case StmtKind::Decl:
-        if (reassigned(s.declared)) {
+        if (reassigned_.count(s.declared)) {
           pendingDecls_.erase(s.declared);
           unsupportedVars_[s.declared] = s.span;
         } else {
@@ -253,7 +259,7 @@ class FunctionLowerer {
       case StmtKind::Tilde: {
         if (!inThisFactor(s)) return;
         std::vector<ValueId> args;
-        for (const ExprPtr& e : s.exprs) args.push_back(densityArg(*e));
+        for (const ExprPtr& e : s.exprs) args.push_back(lower(*e));  // density() converts to real
         const auto* d = stdlib::findDistribution(s.name);
         ValueId lp = density(s.name + (d->discrete ? "_lpmf" : "_lpdf"), args, s.span);
         addTarget(lp, s);
@@ -261,7 +267,7 @@ class FunctionLowerer {
       }
       case StmtKind::Target: {
         if (!inThisFactor(s)) return;
-        ValueId v = value(*s.exprs[0]);
+        ValueId v = realValue(*s.exprs[0]);
         if (f_.at(v).type.rank > 0) v = kernel("sum", realScalar(), {v});
         addTarget(v, s);
         return;
@@ -342,21 +348,16 @@ class FunctionLowerer {
     return compare("!=", {v, constInt(0)});
   }
 
-  bool reassigned(const Symbol* sym) const {
-    for (const Block& b : p_.program.blocks)
-      if (b.kind == BlockKind::Model && assignsTo(b.stmts, sym)) return true;
-    return false;
-  }
-  static bool assignsTo(const std::vector<StmtPtr>& stmts, const Symbol* sym) {
+  // Model variables assigned after their declaration (not lowered yet).
+  void collectAssigned(const std::vector<StmtPtr>& stmts) {
     for (const StmtPtr& s : stmts) {
       if (s->kind == StmtKind::Assign) {
         const Expr* root = s->exprs[0].get();
         while (root->kind == ExprKind::Index) root = root->args[0].get();
-        if (root->symbol == sym) return true;
+        reassigned_.insert(root->symbol);
       }
-      if (assignsTo(s->body, sym)) return true;
+      collectAssigned(s->body);
     }
-    return false;
   }
 
   void addTarget(ValueId v, const Stmt& s) {
@@ -389,12 +390,6 @@ class FunctionLowerer {
     return kernel(name, realScalar(), args);
   }
 
-  // A density argument: int data stay ints; everything else is a real tensor.
-  ValueId densityArg(const Expr& e) {
-    ValueId v = lower(e);
-    return v;
-  }
-
   // An expression as a real value (int scalars converted).
   ValueId realValue(const Expr& e) { return toReal(lower(e)); }
 
@@ -405,8 +400,6 @@ class FunctionLowerer {
     Inst c{Op::ToReal, realScalar(), {v}};
     return add(c);
   }
-
-  ValueId value(const Expr& e) { return realValue(e); }
 
   ValueId intExpr(const Expr& e) {
     ValueId v = lower(e);
@@ -510,7 +503,7 @@ class FunctionLowerer {
     const std::string& fn = e.text;
     if (isDensityCall(fn)) {
       std::vector<ValueId> args;
-      for (const ExprPtr& a : e.args) args.push_back(densityArg(*a));
+      for (const ExprPtr& a : e.args) args.push_back(lower(*a));
       return density(fn, args, e.nameSpan);
     }
     if (fn == "rows" || fn == "cols" || fn == "size") {
@@ -609,6 +602,8 @@ class FunctionLowerer {
   std::map<const Symbol*, ValueId> values_;
   std::map<const Symbol*, const Stmt*> pendingDecls_;
   std::map<const Symbol*, Span> unsupportedVars_;
+  std::unordered_map<const Stmt*, bool> priorStatement_;  // model statement -> in the prior factor
+  std::unordered_set<const Symbol*> reassigned_;
 };
 
 }  // namespace

@@ -28,10 +28,7 @@ namespace pvi::test {
 namespace {
 
 TEST(Allocation, NoHeapAllocationAfterTheFirstCall) {
-  std::ifstream in(std::filesystem::path(PVI_SOURCE_DIR) / "examples" / "six_cities" / "model.pvi");
-  std::stringstream s;
-  s << in.rdbuf();
-  Compiled c = compileModel(s.str());
+  Compiled c = compileModel(readExample("six_cities"));
   ASSERT_TRUE(c.jit) << c.errors;
   std::mt19937_64 rng(5);
   GeneratedData data = randomData(*c.front.checked, 2, rng);

@@ -13,13 +13,6 @@
 namespace pvi::test {
 namespace {
 
-std::string readFile(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 struct SharedLibrary {
   void* handle = nullptr;
   ~SharedLibrary() {
@@ -34,7 +27,7 @@ struct SharedLibrary {
 class AotTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(AotTest, BitIdenticalToJit) {
-  Compiled c = compileModel(readFile(std::filesystem::path(PVI_SOURCE_DIR) / "examples" / GetParam() / "model.pvi"));
+  Compiled c = compileModel(readExample(GetParam()));
   ASSERT_TRUE(c.jit) << c.errors;
   auto dir = std::filesystem::temp_directory_path() / ("pvi-aot-" + GetParam() + "-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);

@@ -13,13 +13,6 @@
 namespace pvi::test {
 namespace {
 
-std::string readFile(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::vector<double> randomVector(size_t n, std::mt19937_64& rng, double sd = 0.7) {
   std::normal_distribution<double> d(0.0, sd);
   std::vector<double> v(n);
@@ -82,7 +75,7 @@ void checkGradients(const CompiledModel& m, std::mt19937_64& rng) {
 class ExampleGradientTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ExampleGradientTest, GradientsMatchFiniteDifferences) {
-  std::string source = readFile(std::filesystem::path(PVI_SOURCE_DIR) / "examples" / GetParam() / "model.pvi");
+  std::string source = readExample(GetParam());
   Compiled c = compileModel(source);
   ASSERT_TRUE(c.jit) << c.errors;
   std::mt19937_64 rng(20261121);
@@ -99,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, ExampleGradientTest,
 
 // The clutter example (a loop of mixture terms) against its log density written by hand.
 TEST(Codegen, ClutterLoopValueMatchesHandWritten) {
-  Compiled c = compileModel(readFile(std::filesystem::path(PVI_SOURCE_DIR) / "examples" / "clutter" / "model.pvi"));
+  Compiled c = compileModel(readExample("clutter"));
   ASSERT_TRUE(c.jit) << c.errors;
   const double w = 0.3, a = 10.0, priorSd = 10.0;
   const std::vector<double> x = {0.5, -1.2, 3.3, 2.0, 9.0};
@@ -167,7 +160,7 @@ model {
 
 // The linear regression example against its log density written by hand.
 TEST(Codegen, LinearRegressionValueMatchesHandWritten) {
-  Compiled c = compileModel(readFile(std::filesystem::path(PVI_SOURCE_DIR) / "examples" / "linear_regression" / "model.pvi"));
+  Compiled c = compileModel(readExample("linear_regression"));
   ASSERT_TRUE(c.jit) << c.errors;
   const int64_t D = 3, N = 7;
   const double sigma = 0.8, priorSd = 2.5;

@@ -12,13 +12,6 @@
 namespace pvi::test {
 namespace {
 
-std::string example(const std::string& name) {
-  std::ifstream in(std::filesystem::path(PVI_SOURCE_DIR) / "examples" / name / "model.pvi");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 double normalLpdf(double y, double mu, double sigma) {
   double z = (y - mu) / sigma;
   return -0.5 * z * z - std::log(sigma) - 0.5 * std::log(2 * M_PI);
@@ -42,7 +35,7 @@ std::vector<int64_t> integers(size_t n, std::mt19937_64& rng, int64_t lo, int64_
 void expectRelNear(double got, double expected) { EXPECT_NEAR(got, expected, 1e-12 * std::max(1.0, std::fabs(expected))); }
 
 TEST(HandWritten, LogisticRegression) {
-  Compiled c = compileModel(example("logistic_regression"));
+  Compiled c = compileModel(readExample("logistic_regression"));
   ASSERT_TRUE(c.jit) << c.errors;
   std::mt19937_64 rng(21);
   const int64_t D = 3, N = 9, Ntest = 2;
@@ -67,7 +60,7 @@ TEST(HandWritten, LogisticRegression) {
 }
 
 TEST(HandWritten, PoissonRandomEffectWithHyperparameter) {
-  Compiled c = compileModel(example("poisson_random_effect"));
+  Compiled c = compileModel(readExample("poisson_random_effect"));
   ASSERT_TRUE(c.jit) << c.errors;
   std::mt19937_64 rng(22);
   const int64_t N = 6;
@@ -88,7 +81,7 @@ TEST(HandWritten, PoissonRandomEffectWithHyperparameter) {
 }
 
 TEST(HandWritten, SixCities) {
-  Compiled c = compileModel(example("six_cities"));
+  Compiled c = compileModel(readExample("six_cities"));
   ASSERT_TRUE(c.jit) << c.errors;
   std::mt19937_64 rng(23);
   const int64_t C = 3, N = 8;
@@ -116,7 +109,7 @@ TEST(HandWritten, SixCities) {
 }
 
 TEST(HandWritten, HierarchicalLogistic) {
-  Compiled c = compileModel(example("hierarchical_logistic"));
+  Compiled c = compileModel(readExample("hierarchical_logistic"));
   ASSERT_TRUE(c.jit) << c.errors;
   std::mt19937_64 rng(24);
   const int64_t N = 7;
@@ -144,7 +137,7 @@ TEST(HandWritten, HierarchicalLogistic) {
 }
 
 TEST(HandWritten, BayesianNeuralNetwork) {
-  Compiled c = compileModel(example("bnn_classifier"));
+  Compiled c = compileModel(readExample("bnn_classifier"));
   ASSERT_TRUE(c.jit) << c.errors;
   std::mt19937_64 rng(25);
   const int64_t D = 3, H = 4, N = 5, Ntest = 2;

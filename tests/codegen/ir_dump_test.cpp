@@ -14,13 +14,6 @@
 namespace pvi::test {
 namespace {
 
-std::string readFile(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 class IrDumpTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(IrDumpTest, MatchesExpected) {

@@ -1,9 +1,22 @@
 #include "model_harness.hpp"
 
 #include <charconv>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 namespace pvi::test {
+
+std::string readFile(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string readExample(const std::string& name) {
+  return readFile(std::filesystem::path(PVI_SOURCE_DIR) / "examples" / name / "model.pvi");
+}
 
 Compiled compileModel(const std::string& source) {
   Compiled c{runFrontend("test.pvi", source), std::nullopt, nullptr, ""};

@@ -1,6 +1,7 @@
 #pragma once
 // Compiles a .pvi program with the JIT and binds generated or given data, for the code
 // generation tests.
+#include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
@@ -20,6 +21,10 @@ struct Compiled {
 };
 
 Compiled compileModel(const std::string& source);
+
+// The text of a file, and of examples/<name>/model.pvi.
+std::string readFile(const std::filesystem::path& p);
+std::string readExample(const std::string& name);
 
 // Random data that satisfy the data block's declarations: sizes between 2 and 5, values within
 // their bounds. `partitions` partitions of per-partition data.

@@ -67,10 +67,7 @@ model { a ~ normal(0, 1); b ~ normal(0, 1); c ~ normal(0, 1); d ~ normal(0, 1); 
 
 // The logistic regression example's test-set predictions.
 TEST(Outputs, GeneratedQuantitiesOfTheLogisticExample) {
-  std::ifstream in(std::filesystem::path(PVI_SOURCE_DIR) / "examples" / "logistic_regression" / "model.pvi");
-  std::stringstream s;
-  s << in.rdbuf();
-  Compiled c = compileModel(s.str());
+  Compiled c = compileModel(readExample("logistic_regression"));
   ASSERT_TRUE(c.jit) << c.errors;
   ASSERT_EQ(c.lowered->generatedShared.size(), 1u);  // p_test needs only the globals
   const int64_t D = 2, Ntest = 3;
@@ -88,10 +85,7 @@ TEST(Outputs, GeneratedQuantitiesOfTheLogisticExample) {
 }
 
 TEST(Outputs, PartitionGeneratedQuantities) {
-  std::ifstream in(std::filesystem::path(PVI_SOURCE_DIR) / "examples" / "poisson_random_effect" / "model.pvi");
-  std::stringstream s;
-  s << in.rdbuf();
-  Compiled c = compileModel(s.str());
+  Compiled c = compileModel(readExample("poisson_random_effect"));
   ASSERT_TRUE(c.jit) << c.errors;
   ASSERT_EQ(c.lowered->generatedPartition.size(), 1u);  // rate needs the group's data and effect
   EXPECT_NE(c.jit->code().generate_partition, nullptr);
