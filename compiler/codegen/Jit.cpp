@@ -2,6 +2,8 @@
 
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -47,6 +49,7 @@ std::unique_ptr<llvm::Module> buildModule(llvm::LLVMContext& ctx, const LoweredM
   emitOutputFunction(*module, model.constrainGlobals, "pvi_constrain_globals");
   emitOutputFunction(*module, model.unconstrainGlobals, "pvi_unconstrain_globals");
   emitOutputFunction(*module, model.generateShared, "pvi_generate_shared");
+  emitOutputFunction(*module, model.shapesGlobals, "pvi_shapes_globals");
   if (!model.partitionName.empty()) {
     emitFunction(*module, model.partition, "pvi_partition_value");
     emitFunction(*module, differentiate(model.partition), "pvi_partition_grad");
@@ -56,6 +59,7 @@ std::unique_ptr<llvm::Module> buildModule(llvm::LLVMContext& ctx, const LoweredM
     emitOutputFunction(*module, model.constrainLocals, "pvi_constrain_locals");
     emitOutputFunction(*module, model.unconstrainLocals, "pvi_unconstrain_locals");
     emitOutputFunction(*module, model.generatePartition, "pvi_generate_partition");
+    emitOutputFunction(*module, model.shapesPartition, "pvi_shapes_partition");
   }
   std::string err;
   llvm::raw_string_ostream es(err);
@@ -141,6 +145,8 @@ std::unique_ptr<JitModel> JitModel::compile(const LoweredModel& model) {
   c.unconstrain_globals = reinterpret_cast<pvi_output_fn>(lookup("pvi_unconstrain_globals"));
   c.generate_shared = reinterpret_cast<pvi_output_fn>(lookup("pvi_generate_shared"));
   c.generate_shared_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_generate_shared_size"));
+  c.shapes_globals = reinterpret_cast<pvi_output_fn>(lookup("pvi_shapes_globals"));
+  c.shapes_globals_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_shapes_globals_size"));
   if (!model.partitionName.empty()) {
     c.partition_value = reinterpret_cast<pvi_factor_fn>(lookup("pvi_partition_value"));
     c.partition_grad = reinterpret_cast<pvi_factor_fn>(lookup("pvi_partition_grad"));
@@ -152,6 +158,8 @@ std::unique_ptr<JitModel> JitModel::compile(const LoweredModel& model) {
     c.unconstrain_locals = reinterpret_cast<pvi_output_fn>(lookup("pvi_unconstrain_locals"));
     c.generate_partition = reinterpret_cast<pvi_output_fn>(lookup("pvi_generate_partition"));
     c.generate_partition_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_generate_partition_size"));
+    c.shapes_partition = reinterpret_cast<pvi_output_fn>(lookup("pvi_shapes_partition"));
+    c.shapes_partition_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_shapes_partition_size"));
   }
   return out;
 }
@@ -160,6 +168,10 @@ void emitObjectFile(const LoweredModel& model, const std::string& path) {
   initialiseLlvm();
   llvm::LLVMContext ctx;
   std::unique_ptr<llvm::Module> module = buildModule(ctx, model);
+  // The model's description, so an executable built from this object needs no compiler.
+  llvm::Constant* info = llvm::ConstantDataArray::getString(ctx, toJson(model.info), /*AddNull=*/true);
+  new llvm::GlobalVariable(*module, info->getType(), /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,
+                           "pvi_model_info");
   // The same target machine as the JIT's, so both run the same optimised code.
   auto jtmb = unwrap(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
   jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);

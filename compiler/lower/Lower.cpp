@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "compiler/ast/AstPrint.hpp"
+#include "compiler/lower/Describe.hpp"
 #include "stdlib/Ops.hpp"
 #include "stdlib/Signatures.hpp"
 
@@ -127,6 +128,28 @@ class FunctionLowerer {
       ref.text = s->name;
       ref.symbol = s->declared;
       offset = outputValue(name(ref), offset, s->name);
+    }
+    f_.dimOut = offset;
+  }
+
+  // The concrete sizes of one group's variables, as reals: each variable's array dims then its
+  // vector / matrix dims (the shapes functions of factor_abi.h). Sizes depend on data only.
+  void runShapes(bool partition) {
+    bindData(layout_.sharedData, ir::Source::Shared);
+    if (partition) bindData(layout_.partitionData, ir::Source::Partition);
+    ValueId offset = constInt(0);
+    auto output = [&](const Symbol& s) {
+      const TypeSyntax& ts = *s.decl->declType;
+      for (const auto* dims : {&ts.arrayDims, &ts.elemDims})
+        for (const ExprPtr& d : *dims) offset = outputValue(toReal(intExpr(*d)), offset, s.name);
+    };
+    if (partition) {
+      for (const Symbol* s : layout_.locals) output(*s);
+      for (const Stmt* g : layout_.generatedPartition) output(*g->declared);
+    } else {
+      for (const auto* syms : {&layout_.globals, &layout_.hypers})
+        for (const Symbol* s : *syms) output(*s);
+      for (const Stmt* g : layout_.generatedShared) output(*g->declared);
     }
     f_.dimOut = offset;
   }
@@ -632,8 +655,7 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
   m.partitionCheck.name = "check_partition";
   m.schema.partitionName = m.partitionName;
   for (auto [syms, fields] : {std::pair{&m.sharedData, &m.schema.shared}, std::pair{&m.partitionData, &m.schema.partition}})
-    for (const Symbol* s : *syms)
-      fields->push_back(DataField{s->name, s->type.base == Base::Int, s->type.isScalar(), printType(*s->decl->declType)});
+    for (const Symbol* s : *syms) fields->push_back(describeVariable(*s));
   try {
     FunctionLowerer(program, m, m.prior, true).run();
     FunctionLowerer(program, m, m.sharedCheck, true).runDataCheck(ir::Source::Shared);
@@ -652,15 +674,20 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
     m.unconstrainLocals.name = "unconstrain_locals";
     FunctionLowerer(program, m, m.unconstrainGlobals, true).runUnconstrain(false);
     FunctionLowerer(program, m, m.generateShared, true).runGenerate(m.generatedShared);
+    m.shapesGlobals.name = "shapes_globals";
+    FunctionLowerer(program, m, m.shapesGlobals, true).runShapes(false);
     if (!m.partitionName.empty()) {
       FunctionLowerer(program, m, m.constrainLocals, false).runConstrain(true);
       FunctionLowerer(program, m, m.unconstrainLocals, false).runUnconstrain(true);
       FunctionLowerer(program, m, m.generatePartition, false).runGenerate(m.generatedPartition);
+      m.shapesPartition.name = "shapes_partition";
+      FunctionLowerer(program, m, m.shapesPartition, false).runShapes(true);
     }
   } catch (Unsupported& u) {
     diags.error(u.span, "not supported by code generation yet: " + u.what);
     return std::nullopt;
   }
+  m.info = describeModel(m);
   return m;
 }
 

@@ -10,16 +10,9 @@
 #include "compiler/diagnostics/Diagnostics.hpp"
 #include "compiler/ir/Ir.hpp"
 #include "compiler/sema/CheckedProgram.hpp"
-#include "runtime/model/DataSchema.hpp"
+#include "runtime/model/ModelInfo.hpp"
 
 namespace pvi {
-
-// Where each variable lives in the unconstrained vectors and the data arrays.
-struct VariableLayout {
-  std::string name;
-  ir::VType type;        // dims refer to the IR of `LoweredModel::dims`
-  std::string bounds;    // "", "lower", "upper" or "lower_upper"
-};
 
 struct LoweredModel {
   ir::Function prior;
@@ -32,8 +25,12 @@ struct LoweredModel {
   // column-major.
   ir::Function constrainGlobals, constrainLocals, generateShared, generatePartition;
   ir::Function unconstrainGlobals, unconstrainLocals;  // their inverses (constrained in, z / w out)
+  // The concrete sizes of the globals, hyperparameters and shared generated quantities, and of
+  // the locals and partition generated quantities (see runtime/abi/factor_abi.h).
+  ir::Function shapesGlobals, shapesPartition;
   std::vector<const Stmt*> generatedShared, generatedPartition;  // the declarations output
   DataSchema schema;
+  ModelInfo info;  // schema, parameters and generated quantities, for the runtime (name empty)
   std::string partitionName;
   std::vector<const Symbol*> sharedData;     // data argument order of the shared data
   std::vector<const Symbol*> partitionData;  // data argument order of a partition's data

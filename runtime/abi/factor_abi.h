@@ -71,7 +71,18 @@ typedef struct pvi_model_code {
    * written to `out`. */
   pvi_output_fn unconstrain_globals;
   pvi_output_fn unconstrain_locals;
+  /* Concrete sizes (as doubles), which depend on the data only: for each global, then each
+   * hyperparameter, then each shared generated quantity (shapes_globals), or each local, then
+   * each partition generated quantity (shapes_partition), its array dims then its vector /
+   * matrix dims, in declaration order. z, w and theta are not read. */
+  pvi_output_fn shapes_globals;
+  pvi_dims_fn shapes_globals_size;
+  pvi_output_fn shapes_partition;
+  pvi_dims_fn shapes_partition_size;
 } pvi_model_code;
+
+/* An AOT object also defines `const char pvi_model_info[]`: the model's description
+ * (runtime/model/ModelInfo.hpp) as JSON, NUL-terminated. */
 
 #ifdef __cplusplus
 }

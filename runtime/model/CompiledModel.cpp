@@ -1,5 +1,6 @@
 #include "runtime/model/CompiledModel.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -20,8 +21,39 @@ thread_local ThreadScratch scratch;
 
 CompiledModel::CompiledModel(const pvi_model_code& code, const DataSchema& schema, DataBlock shared,
                              std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels)
-    : code_(code), shared_(std::move(shared)), partitions_(std::move(partitions)) {
-  validate(schema, partitionLabels);
+    : code_(code), labels_(std::move(partitionLabels)), shared_(std::move(shared)), partitions_(std::move(partitions)) {
+  info_.data = schema;
+  initialise(schema);
+}
+
+CompiledModel::CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlock shared,
+                             std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels)
+    : code_(code), info_(std::move(info)), labels_(std::move(partitionLabels)), shared_(std::move(shared)),
+      partitions_(std::move(partitions)) {
+  initialise(info_.data);
+  // Concrete shapes, from the data (the shapes functions read no parameters).
+  if (code_.shapes_globals != nullptr) {
+    std::vector<double> shapes = output(code_.shapes_globals, code_.shapes_globals_size, nullptr, nullptr, nullptr,
+                                        nullptr);
+    size_t cursor = 0;
+    std::vector<VariableInfo> params = info_.globals;
+    params.insert(params.end(), info_.hypers.begin(), info_.hypers.end());
+    parameters_ = VariableLayout(params, shapes, &cursor);
+    generatedShared_ = VariableLayout(info_.generatedShared, shapes, &cursor);
+  }
+  if (code_.shapes_partition != nullptr) {
+    for (const DataBlock& p : partitions_) {
+      std::vector<double> shapes = output(code_.shapes_partition, code_.shapes_partition_size, nullptr, nullptr,
+                                          nullptr, p.pointers());
+      size_t cursor = 0;
+      locals_.emplace_back(info_.locals, shapes, &cursor);
+      generatedPartition_.emplace_back(info_.generatedPartition, shapes, &cursor);
+    }
+  }
+}
+
+void CompiledModel::initialise(const DataSchema& schema) {
+  validate(schema, labels_);
   int64_t dims[3] = {0, 0, 0};
   code_.prior_dims(shared_.pointers(), nullptr, dims);
   dimZ_ = static_cast<size_t>(dims[0]);
@@ -135,6 +167,67 @@ double CompiledModel::partitionLogDensity(size_t partition, const double* z, con
   double* gw = gradW ? gradW : unused.data() + dimZ_;
   double* gt = gradTheta ? gradTheta : unused.data() + dimZ_ + dw;
   return call(code_.partition_grad, z, w, theta, part, gz, gw, gt);
+}
+
+std::vector<std::string> CompiledModel::globalNames() const {
+  if (parameters_.size() < dimZ_) return FactorModel::globalNames();
+  std::vector<std::string> names = parameters_.elementNames();
+  names.resize(dimZ_);
+  return names;
+}
+
+std::vector<double> CompiledModel::output(pvi_output_fn fn, pvi_dims_fn size, const double* z, const double* w,
+                                          const double* theta, const void* const* part) const {
+  if (fn == nullptr || size == nullptr) throw std::logic_error("the model's code has no such output function");
+  int64_t n[3] = {0, 0, 0};
+  size(shared_.pointers(), part, n);
+  return runOutput(fn, static_cast<size_t>(std::max<int64_t>(n[0], 0)), z, w, theta, part);
+}
+
+std::vector<double> CompiledModel::runOutput(pvi_output_fn fn, size_t n, const double* z, const double* w,
+                                             const double* theta, const void* const* part) const {
+  std::vector<double> out(n);
+  for (;;) {
+    int64_t status = 0;
+    fn(z, w, theta, shared_.pointers(), part, out.data(), scratch.workspace.data(),
+       static_cast<int64_t>(scratch.workspace.size() * sizeof(double)), &status);
+    if (status == 0) return out;
+    if (status > 0) {
+      scratch.workspace.resize((static_cast<size_t>(status) + sizeof(double) - 1) / sizeof(double));
+      continue;
+    }
+    if (status == PVI_STATUS_VALUE_OUT_OF_BOUNDS)
+      throw std::invalid_argument("a constrained value is outside its variable's bounds");
+    throw ModelEvaluationError("an index is out of range in the model's data (status " + std::to_string(status) + ")");
+  }
+}
+
+std::vector<double> CompiledModel::constrainGlobals(const double* z, const double* theta) const {
+  return output(code_.constrain_globals, code_.constrain_globals_size, z, nullptr, theta, nullptr);
+}
+
+std::vector<double> CompiledModel::unconstrainGlobals(const double* constrained) const {
+  return runOutput(code_.unconstrain_globals, dimZ_ + dimTheta_, constrained, nullptr, nullptr, nullptr);
+}
+
+std::vector<double> CompiledModel::constrainLocals(size_t partition, const double* w) const {
+  return output(code_.constrain_locals, code_.constrain_locals_size, nullptr, w, nullptr,
+                partitions_.at(partition).pointers());
+}
+
+std::vector<double> CompiledModel::unconstrainLocals(size_t partition, const double* constrained) const {
+  return runOutput(code_.unconstrain_locals, dimW_.at(partition), nullptr, constrained, nullptr,
+                   partitions_.at(partition).pointers());
+}
+
+std::vector<double> CompiledModel::generateShared(const double* z, const double* theta) const {
+  return output(code_.generate_shared, code_.generate_shared_size, z, nullptr, theta, nullptr);
+}
+
+std::vector<double> CompiledModel::generatePartition(size_t partition, const double* z, const double* w,
+                                                     const double* theta) const {
+  return output(code_.generate_partition, code_.generate_partition_size, z, w, theta,
+                partitions_.at(partition).pointers());
 }
 
 }  // namespace pvi

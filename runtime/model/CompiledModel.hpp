@@ -7,6 +7,8 @@
 #include "runtime/model/DataBlock.hpp"
 #include "runtime/model/DataSchema.hpp"
 #include "runtime/model/FactorModel.hpp"
+#include "runtime/model/ModelInfo.hpp"
+#include "runtime/model/VariableLayout.hpp"
 
 namespace pvi {
 
@@ -31,6 +33,10 @@ class CompiledModel : public FactorModel {
   CompiledModel(const pvi_model_code& code, const DataSchema& schema, DataBlock shared,
                 std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels = {});
 
+  // With the model's full description: also names, shapes and the output maps below.
+  CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlock shared, std::vector<DataBlock> partitions,
+                std::vector<std::string> partitionLabels = {});
+
   size_t globalDim() const override { return dimZ_; }
   size_t hyperDim() const override { return dimTheta_; }
   size_t numPartitions() const override { return partitions_.size(); }
@@ -42,7 +48,38 @@ class CompiledModel : public FactorModel {
   double partitionLogDensity(size_t partition, const double* z, const double* w, const double* theta, double* gradZ,
                              double* gradW, double* gradTheta) const override;
 
+
+  const ModelInfo& info() const { return info_; }
+  const std::vector<std::string>& partitionLabels() const { return labels_; }
+
+  // Names of the unconstrained coordinates of z: the globals' element names ("beta.3").
+  std::vector<std::string> globalNames() const override;
+
+  // Concrete layouts (need the ModelInfo constructor; empty otherwise): the constrained globals
+  // then hyperparameters, the shared generated quantities, and per partition its locals and
+  // generated quantities.
+  const VariableLayout& parameterLayout() const { return parameters_; }
+  const VariableLayout& generatedSharedLayout() const { return generatedShared_; }
+  const VariableLayout& localLayout(size_t partition) const { return locals_.at(partition); }
+  const VariableLayout& generatedPartitionLayout(size_t partition) const { return generatedPartition_.at(partition); }
+
+  // The generated maps between spaces, laid out as the layouts above say. unconstrainGlobals
+  // takes constrained globals then hyperparameters and returns z then theta; it throws
+  // std::invalid_argument when a value is outside its variable's bounds.
+  std::vector<double> constrainGlobals(const double* z, const double* theta) const;
+  std::vector<double> unconstrainGlobals(const double* constrained) const;
+  std::vector<double> constrainLocals(size_t partition, const double* w) const;
+  std::vector<double> unconstrainLocals(size_t partition, const double* constrained) const;
+  std::vector<double> generateShared(const double* z, const double* theta) const;
+  std::vector<double> generatePartition(size_t partition, const double* z, const double* w,
+                                        const double* theta) const;
+
  private:
+  void initialise(const DataSchema& schema);
+  std::vector<double> output(pvi_output_fn fn, pvi_dims_fn size, const double* z, const double* w,
+                             const double* theta, const void* const* part) const;
+  std::vector<double> runOutput(pvi_output_fn fn, size_t n, const double* z, const double* w, const double* theta,
+                                const void* const* part) const;
   void validate(const DataSchema& schema, const std::vector<std::string>& labels) const;
   void validateBlock(const std::vector<DataField>& fields, const DataBlock& block, const void* const* partitionPtrs,
                      pvi_counts_fn counts, pvi_check_fn check, const std::string& where) const;
@@ -50,6 +87,10 @@ class CompiledModel : public FactorModel {
               double* gz, double* gw, double* gtheta) const;
 
   pvi_model_code code_;
+  ModelInfo info_;
+  std::vector<std::string> labels_;
+  VariableLayout parameters_, generatedShared_;
+  std::vector<VariableLayout> locals_, generatedPartition_;
   DataBlock shared_;
   std::vector<DataBlock> partitions_;
   size_t dimZ_ = 0, dimTheta_ = 0;

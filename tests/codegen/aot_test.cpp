@@ -45,6 +45,10 @@ TEST_P(AotTest, BitIdenticalToJit) {
                      lib.get<pvi_counts_fn>("pvi_partition_counts"), lib.get<pvi_check_fn>("pvi_partition_check")};
   ASSERT_TRUE(aot.prior_value && aot.prior_grad && aot.partition_grad && aot.partition_dims && aot.shared_check &&
               aot.partition_counts);
+  // The model's description travels with the object.
+  const char* info = reinterpret_cast<const char*>(dlsym(lib.handle, "pvi_model_info"));
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(toJson(modelInfoFromJson(info)), toJson(c.lowered->info));
   // The shared library must not depend on LLVM.
   std::string ldd = "ldd " + library + " | grep -qi llvm";
   EXPECT_NE(std::system(ldd.c_str()), 0) << library << " links LLVM";

@@ -1,0 +1,38 @@
+#pragma once
+// Concrete sizes and flat element names of a list of variables, e.g. the constrained globals
+// written by the generated constrain function: "alpha", "beta.1", ..., "Sigma.2.1" (Stan CSV
+// style, 1-based, flattened column-major: the first index varies fastest).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/model/DataSchema.hpp"
+
+namespace pvi {
+
+struct VariableExtent {
+  std::string name;
+  std::vector<int64_t> dims;  // array dims then vector / matrix dims; empty for a scalar
+  size_t offset = 0;          // of its first element in the flat array
+  size_t size = 1;            // number of elements
+};
+
+class VariableLayout {
+ public:
+  VariableLayout() = default;
+  // `shapes` holds each variable's dims in order, as the generated shapes functions write them;
+  // consumes rank() entries per variable starting at *cursor and advances it. Throws
+  // std::runtime_error when `shapes` is too short or holds a negative or non-integral size.
+  VariableLayout(const std::vector<VariableInfo>& vars, const std::vector<double>& shapes, size_t* cursor);
+
+  const std::vector<VariableExtent>& variables() const { return vars_; }
+  size_t size() const { return size_; }
+  std::vector<std::string> elementNames() const;
+
+ private:
+  std::vector<VariableExtent> vars_;
+  size_t size_ = 0;
+};
+
+}  // namespace pvi
