@@ -1,0 +1,39 @@
+#pragma once
+// `--algorithm auto` and the checks of an explicit choice: which algorithm, schedule, family,
+// number of rounds and damping a fit uses, and one line saying why (docs/fitting.md has the rule).
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "runtime/fit/FitOptions.hpp"
+
+namespace pvi {
+
+// What the choice depends on.
+struct ModelShape {
+  std::size_t globalDim = 0;
+  std::size_t hyperDim = 0;
+  std::size_t partitions = 0;
+  std::size_t localDim = 0;  // summed over partitions
+};
+
+struct AlgorithmChoice {
+  Algorithm algorithm = Algorithm::Pvi;
+  std::string schedule;  // "synchronous" or "sequential"
+  std::string family;    // "full" or "mean-field"
+  std::size_t rounds = 0;
+  double damping = 1.0;
+  std::string reason;    // one line, printed by the front ends
+};
+
+// An algorithm the runtime does not implement yet, or options that do not fit together.
+class FitConfigurationError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Throws FitConfigurationError for an algorithm that is not implemented yet or invalid options
+// (unknown schedule or family, damping outside (0, 1], zero steps or samples).
+AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& options);
+
+}  // namespace pvi

@@ -1,0 +1,36 @@
+#pragma once
+// Draws from a fitted approximation, mapped to constrained space by the model's generated code,
+// with the generated quantities: the rows of a Stan CSV file.
+//
+// Draw i takes z_i ~ q(z) and, for every partition j, w_ij ~ q(w_j), from one random stream
+// (seed), so the global table and each partition's table describe the same joint draws.
+//   lp__    0 (as CmdStan writes for variational output)
+//   log_p__ log p(z, w, y) in unconstrained space (the model's log density incl. Jacobians)
+//   log_g__ log q(z) + sum_j log q(w_j), the approximation's log density at the draw
+// Partition tables hold only that partition's constrained locals and generated quantities: each
+// is meant for that partition's own output.
+#include <Eigen/Core>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/fit/Fit.hpp"
+#include "runtime/model/CompiledModel.hpp"
+
+namespace pvi {
+
+struct DrawTable {
+  std::vector<std::string> columns;
+  Eigen::MatrixXd values;  // one row per draw
+};
+
+struct PosteriorDraws {
+  DrawTable global;                   // lp__, log_p__, log_g__, parameters, shared generated quantities
+  std::vector<DrawTable> partitions;  // per partition: its locals and generated quantities
+};
+
+// `model` must have been built with its ModelInfo (names and layouts).
+PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, std::size_t draws, std::uint64_t seed);
+
+}  // namespace pvi

@@ -1,0 +1,100 @@
+// The `--algorithm auto` rule (docs/fitting.md) and the checks of explicit choices.
+#include <gtest/gtest.h>
+
+#include "runtime/fit/AlgorithmChoice.hpp"
+
+namespace pvi {
+namespace {
+
+ModelShape shape(std::size_t globals, std::size_t partitions, std::size_t locals) {
+  ModelShape s;
+  s.globalDim = globals;
+  s.partitions = partitions;
+  s.localDim = locals;
+  return s;
+}
+
+TEST(AlgorithmChoice, NoLocalsGivesDampedSynchronousPvi) {
+  AlgorithmChoice c = chooseAlgorithm(shape(58, 10, 0), FitOptions{});
+  EXPECT_EQ(c.algorithm, Algorithm::Pvi);
+  EXPECT_EQ(c.schedule, "synchronous");
+  EXPECT_EQ(c.family, "full");
+  EXPECT_DOUBLE_EQ(c.damping, 2.0 / 11.0);  // 10 clients and the refined prior
+  EXPECT_NE(c.reason.find("no local latents"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("synchronous"), std::string::npos) << c.reason;
+}
+
+TEST(AlgorithmChoice, LocalsGiveSequentialPviAndNameThePreferredAlgorithm) {
+  AlgorithmChoice small = chooseAlgorithm(shape(7, 60, 60), FitOptions{});
+  EXPECT_EQ(small.schedule, "sequential");
+  EXPECT_DOUBLE_EQ(small.damping, 1.0);
+  EXPECT_NE(small.reason.find("ep-mu"), std::string::npos) << small.reason;
+  AlgorithmChoice large = chooseAlgorithm(shape(50, 4, 40), FitOptions{});
+  EXPECT_NE(large.reason.find("sfvi"), std::string::npos) << large.reason;
+  EXPECT_EQ(large.reason.find("sfvi-avg"), std::string::npos) << large.reason;
+  FitOptions budget;
+  budget.roundBudget = 4;
+  AlgorithmChoice capped = chooseAlgorithm(shape(50, 4, 40), budget);
+  EXPECT_NE(capped.reason.find("sfvi-avg"), std::string::npos) << capped.reason;
+  EXPECT_EQ(capped.rounds, 4u);
+}
+
+TEST(AlgorithmChoice, LargeGlobalDimensionUsesMeanField) {
+  EXPECT_EQ(chooseAlgorithm(shape(200, 3, 0), FitOptions{}).family, "full");
+  EXPECT_EQ(chooseAlgorithm(shape(201, 3, 0), FitOptions{}).family, "mean-field");
+}
+
+TEST(AlgorithmChoice, ExplicitOptionsWin) {
+  FitOptions o;
+  o.algorithm = Algorithm::Pvi;
+  o.schedule = "synchronous";
+  o.family = "mean-field";
+  o.damping = 0.5;
+  o.rounds = 7;
+  AlgorithmChoice c = chooseAlgorithm(shape(7, 60, 60), o);
+  EXPECT_EQ(c.schedule, "synchronous");
+  EXPECT_EQ(c.family, "mean-field");
+  EXPECT_DOUBLE_EQ(c.damping, 0.5);
+  EXPECT_EQ(c.rounds, 7u);
+  EXPECT_NE(c.reason.find("as requested"), std::string::npos);
+}
+
+TEST(AlgorithmChoice, UnimplementedAlgorithmsAndBadOptionsAreRefusedWithReasons) {
+  for (Algorithm a : {Algorithm::Sfvi, Algorithm::SfviAvg, Algorithm::Ep, Algorithm::EpEta, Algorithm::EpMu}) {
+    FitOptions o;
+    o.algorithm = a;
+    try {
+      chooseAlgorithm(shape(3, 2, 0), o);
+      ADD_FAILURE() << algorithmName(a) << " was accepted";
+    } catch (const FitConfigurationError& e) {
+      EXPECT_NE(std::string(e.what()).find("'" + algorithmName(a) + "' is not implemented yet"), std::string::npos)
+          << e.what();
+    }
+  }
+  auto refused = [](FitOptions o) {
+    EXPECT_THROW(chooseAlgorithm(shape(3, 2, 0), o), FitConfigurationError);
+  };
+  FitOptions o;
+  o.schedule = "asap";
+  refused(o);
+  o = {};
+  o.family = "student";
+  refused(o);
+  o = {};
+  o.damping = 1.5;
+  refused(o);
+  o = {};
+  o.damping = -0.1;
+  refused(o);
+  o = {};
+  o.localSteps = 0;
+  refused(o);
+  o = {};
+  o.roundBudget = 0;
+  refused(o);
+  EXPECT_THROW(parseAlgorithm("nuts"), std::invalid_argument);
+  for (const std::string& n : algorithmNames()) EXPECT_EQ(algorithmName(parseAlgorithm(n)), n);
+}
+
+}  // namespace
+}  // namespace pvi

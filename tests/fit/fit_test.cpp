@@ -1,0 +1,206 @@
+// Fitting compiled models end to end (runtime/fit): the conjugate linear regression example
+// reaches its exact posterior, draws in constrained space carry the right columns and densities,
+// the round callback sees every round, and bad requests are refused.
+#include <gtest/gtest.h>
+
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <cmath>
+
+#include "model_harness.hpp"
+#include "runtime/fit/Fit.hpp"
+#include "runtime/fit/PosteriorDraws.hpp"
+
+namespace pvi::test {
+namespace {
+
+constexpr double kSigma = 0.5, kPriorSd = 2.0;
+constexpr int kD = 2;
+
+struct Regression {
+  Compiled compiled;
+  std::unique_ptr<CompiledModel> model;
+  Eigen::VectorXd exactMean;  // alpha, beta
+  Eigen::MatrixXd exactCov;
+};
+
+// examples/linear_regression with 3 clients of 15 rows: y = 0.3 + X (1, -0.5) + N(0, sigma^2).
+const Regression& regression() {
+  static const Regression r = [] {
+    Regression out;
+    out.compiled = compileModel(readExample("linear_regression"));
+    if (!out.compiled.jit) throw std::runtime_error(out.compiled.errors);
+    std::mt19937_64 rng(2024);
+    std::normal_distribution<double> nd;
+    DataBlock shared;
+    shared.addInt(kD).addReal(kSigma).addReal(kPriorSd);
+    std::vector<DataBlock> parts;
+    Eigen::MatrixXd Xall(0, kD + 1);
+    Eigen::VectorXd yall(0);
+    for (int j = 0; j < 3; ++j) {
+      const int n = 15;
+      Eigen::MatrixXd X(n, kD);
+      Eigen::VectorXd y(n);
+      for (int i = 0; i < n; ++i) {
+        for (int d = 0; d < kD; ++d) X(i, d) = nd(rng);
+        y[i] = 0.3 + X(i, 0) - 0.5 * X(i, 1) + kSigma * nd(rng);
+      }
+      DataBlock p;
+      p.addInt(n).addReals(std::vector<double>(X.data(), X.data() + X.size())).addReals(
+          std::vector<double>(y.data(), y.data() + y.size()));
+      parts.push_back(std::move(p));
+      Eigen::MatrixXd design(n, kD + 1);
+      design << Eigen::VectorXd::Ones(n), X;
+      Xall.conservativeResize(Xall.rows() + n, Eigen::NoChange);
+      Xall.bottomRows(n) = design;
+      yall.conservativeResize(yall.size() + n);
+      yall.tail(n) = y;
+    }
+    out.model = std::make_unique<CompiledModel>(out.compiled.jit->code(), out.compiled.lowered->info, shared,
+                                                std::move(parts));
+    // Conjugate posterior: P = I / s^2 + X'X / sigma^2, m = P^-1 X'y / sigma^2.
+    Eigen::MatrixXd P = Eigen::MatrixXd::Identity(kD + 1, kD + 1) / (kPriorSd * kPriorSd) +
+                        Xall.transpose() * Xall / (kSigma * kSigma);
+    out.exactCov = P.inverse();
+    out.exactMean = out.exactCov * Xall.transpose() * yall / (kSigma * kSigma);
+    return out;
+  }();
+  return r;
+}
+
+TEST(Fit, ConjugateRegressionReachesTheExactPosterior) {
+  const Regression& r = regression();
+  // Several seeds: the tolerance is 5 standard errors of the mean over seeds.
+  const int seeds = 8;
+  Eigen::MatrixXd means(kD + 1, seeds), sds(kD + 1, seeds);
+  for (int s = 0; s < seeds; ++s) {
+    FitOptions o;
+    o.seed = 100 + s;
+    o.threads = 2;
+    FitResult f = fitModel(*r.model, o);
+    EXPECT_EQ(f.choice.schedule, "synchronous");
+    means.col(s) = f.mean;
+    sds.col(s) = f.covariance.diagonal().cwiseSqrt();
+  }
+  auto check = [&](const Eigen::MatrixXd& values, const Eigen::VectorXd& exact, const char* what) {
+    for (int i = 0; i < kD + 1; ++i) {
+      const double avg = values.row(i).mean();
+      const double sd = std::sqrt((values.row(i).array() - avg).square().sum() / (seeds - 1));
+      const double se = sd / std::sqrt(double(seeds));
+      EXPECT_LT(std::abs(avg - exact[i]), 5 * se + 1e-12)
+          << what << " " << i << ": average " << avg << ", exact " << exact[i] << ", se " << se;
+    }
+  };
+  check(means, r.exactMean, "mean");
+  check(sds, r.exactCov.diagonal().cwiseSqrt(), "sd");
+}
+
+TEST(Fit, RoundCallbackSeesEveryRoundAndTheTraceMatches) {
+  const Regression& r = regression();
+  FitOptions o;
+  o.rounds = 4;
+  o.patience = 0;
+  o.tolerance = 0;
+  std::vector<std::size_t> seen;
+  FitResult f = fitModel(*r.model, o, [&](const TraceRecord& t, const AlgorithmChoice& c) {
+    seen.push_back(t.round);
+    EXPECT_TRUE(std::isfinite(t.freeEnergy));
+    EXPECT_EQ(c.rounds, 4u);
+  });
+  EXPECT_EQ(seen, (std::vector<std::size_t>{1, 2, 3, 4}));
+  EXPECT_EQ(f.rounds, 4u);
+  ASSERT_EQ(f.trace.size(), 4u);
+  EXPECT_EQ(f.counters.rounds, 4u);
+  EXPECT_GT(f.counters.bytesUp, 0u);
+  EXPECT_DOUBLE_EQ(f.elbo.value, f.trace.back().freeEnergy);
+  EXPECT_FALSE(f.converged);
+}
+
+TEST(Fit, DrawsAreConstrainedWithTheirDensities) {
+  const Regression& r = regression();
+  FitOptions o;
+  o.rounds = 3;
+  FitResult f = fitModel(*r.model, o);
+  const std::size_t n = 4000;
+  PosteriorDraws d = drawPosterior(*r.model, f, n, 9);
+  EXPECT_EQ(d.global.columns,
+            (std::vector<std::string>{"lp__", "log_p__", "log_g__", "alpha", "beta.1", "beta.2"}));
+  ASSERT_EQ(d.global.values.rows(), static_cast<Eigen::Index>(n));
+  ASSERT_EQ(d.partitions.size(), 3u);
+  EXPECT_TRUE(d.partitions[0].columns.empty());  // no locals, no partition generated quantities
+  // Sample moments within 5 standard errors of q's.
+  for (int i = 0; i < kD + 1; ++i) {
+    const Eigen::VectorXd col = d.global.values.col(3 + i);
+    const double sd = std::sqrt(f.covariance(i, i));
+    EXPECT_LT(std::abs(col.mean() - f.mean[i]), 5 * sd / std::sqrt(double(n))) << i;
+  }
+  // Densities recomputed independently at a few draws.
+  Eigen::LLT<Eigen::MatrixXd> llt(f.covariance);
+  for (Eigen::Index row : {Eigen::Index(0), Eigen::Index(17), Eigen::Index(n - 1)}) {
+    Eigen::VectorXd z = d.global.values.row(row).segment(3, kD + 1).transpose();
+    EXPECT_EQ(d.global.values(row, 0), 0.0);
+    double logP = r.model->priorLogDensity(z.data(), nullptr, nullptr, nullptr);
+    for (std::size_t j = 0; j < 3; ++j)
+      logP += r.model->partitionLogDensity(j, z.data(), nullptr, nullptr, nullptr, nullptr, nullptr);
+    EXPECT_NEAR(d.global.values(row, 1), logP, 1e-9 * std::abs(logP));
+    Eigen::VectorXd u = llt.matrixL().solve(z - f.mean);
+    double logG = -0.5 * u.squaredNorm() - llt.matrixLLT().diagonal().array().log().sum() -
+                  0.5 * (kD + 1) * std::log(2 * M_PI);
+    EXPECT_NEAR(d.global.values(row, 2), logG, 1e-10);
+  }
+}
+
+TEST(Fit, LocalsAndBoundedGlobalsAreDrawnInConstrainedSpace) {
+  Compiled c = compileModel(R"(
+@partition(g)
+data per g { int N; vector[N] y; }
+global { real mu; real<lower=0> tau; }
+local per g { real a; }
+model { mu ~ normal(0, 3); tau ~ normal(0, 1); a ~ normal(mu, tau); y ~ normal(a, 1); }
+generated { real mu2 = mu * 2; }
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  std::vector<DataBlock> parts;
+  for (double level : {-1.0, 0.5, 2.0}) {
+    DataBlock p;
+    p.addInt(4).addReals({level, level + 0.3, level - 0.2, level + 0.1});
+    parts.push_back(std::move(p));
+  }
+  CompiledModel m(c.jit->code(), c.lowered->info, DataBlock{}, std::move(parts), {"x", "y", "z"});
+  FitOptions o;
+  o.rounds = 3;
+  FitResult f = fitModel(m, o);
+  EXPECT_EQ(f.choice.schedule, "sequential");
+  ASSERT_EQ(f.locals.size(), 3u);
+  EXPECT_EQ(f.locals[2].mean.size(), 1);
+  PosteriorDraws d = drawPosterior(m, f, 500, 4);
+  EXPECT_EQ(d.global.columns, (std::vector<std::string>{"lp__", "log_p__", "log_g__", "mu", "tau", "mu2"}));
+  EXPECT_EQ(d.partitions[1].columns, (std::vector<std::string>{"a"}));
+  EXPECT_GT(d.global.values.col(4).minCoeff(), 0.0);  // tau > 0: constrained
+  EXPECT_EQ(d.global.values.col(5), 2 * d.global.values.col(3));
+  // The draws of a partition's local follow its q(a).
+  const double mean = d.partitions[2].values.col(0).mean();
+  EXPECT_LT(std::abs(mean - f.locals[2].mean[0]), 5 * f.locals[2].sd[0] / std::sqrt(500.0));
+}
+
+TEST(Fit, BadRequestsAreRefused) {
+  const Regression& r = regression();
+  FitOptions o;
+  o.algorithm = Algorithm::EpMu;
+  EXPECT_THROW(fitModel(*r.model, o), FitConfigurationError);
+  o = {};
+  o.theta = {1.0};  // the model has no hyperparameters
+  EXPECT_THROW(fitModel(*r.model, o), FitConfigurationError);
+  Compiled c = compileModel("global { real a; } model { a ~ normal(0, 1); }");
+  ASSERT_TRUE(c.jit) << c.errors;
+  CompiledModel noPartitions(c.jit->code(), c.lowered->info, DataBlock{}, {});
+  try {
+    fitModel(noPartitions, FitOptions{});
+    ADD_FAILURE() << "a model without partitions was fitted";
+  } catch (const FitConfigurationError& e) {
+    EXPECT_NE(std::string(e.what()).find("no partitions"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace pvi::test
