@@ -43,6 +43,7 @@ std::vector<KernelOp> build() {
   add("transpose", CallConv::Transpose, "transpose");
   add("row", CallConv::Row, "row");
   add("gather", CallConv::Gather, "gather");
+  add("subscript", CallConv::Subscript, "subscript");
   add("fill", CallConv::Fill, "fill");
   add("tf_lower", CallConv::Transform, "tf_lower");
   add("tf_upper", CallConv::Transform, "tf_upper");

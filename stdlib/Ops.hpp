@@ -21,6 +21,8 @@ enum class CallConv {
   Transpose,      // void v(r, c, A, out);  void g(r, c, g_out, g_A)
   Row,            // void v(r, c, i, A, out);  void g(r, c, i, g_out, g_A)
   Gather,         // int64 v(n, idx, len, base, out);  void g(n, idx, g_out, g_base)
+  Subscript,      // int64 v(r, dims, spec, lists, base, out);  void g(r, dims, spec, lists, g_out, g_base)
+                  // (operands: base, then two per dimension of base; see arith.h)
   Fill,           // void v(n, x, out);  void g(n, x, out, g_out, g_x)   (x a scalar)
   Transform,      // double v(n, u, [bound, s]..., out);  void g(n, u, [bound, s]..., out, g_out, g_lj, g_u, g_bounds...)
   InverseTransform,  // int64 v(n, x, [bound, s]..., u): 0, or 1 + the first element outside its bounds

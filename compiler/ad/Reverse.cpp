@@ -25,9 +25,10 @@ bool opensBlock(Op op) { return op == Op::LoopBegin || op == Op::IfBegin; }
 
 // Builds the gradient function. Straight-line code is reversed instruction by instruction. A
 // loop becomes a loop running backwards whose every iteration first replays the forward body
-// (its temporaries only: bodies add to target but assign no outer variable, so a replay
-// recomputes exactly that iteration's values), then zeroes the iteration's adjoints and runs
-// the body's derivative rules in reverse. A branch is reversed under the same condition, which
+// (its temporaries; variables that the loop assigns are read through loads, which keep each
+// iteration's copy and read it back in the replay, so the replay recomputes exactly that
+// iteration's values), then zeroes the iteration's adjoints and runs the body's derivative
+// rules in reverse. A store's rule moves the adjoint of what it overwrote to the stored value. A branch is reversed under the same condition, which
 // depends on data only, and replays its own body the same way: values made inside a block are
 // used only inside it, and the forward block's values do not dominate the reversed block.
 class Reverser {
@@ -69,17 +70,40 @@ class Reverser {
     }
   }
 
-  // A value is active when it is real and depends on a parameter.
+  // A value is active when it is real and depends on a parameter. A Var is active when an
+  // active value is stored into it, possibly later (in a loop), so iterate to a fixed point; a
+  // Store is active when its Var is (its rule then moves and clears the adjoint).
   void analyseActivity() {
     const size_t n = fwd_.insts.size();
     active_.assign(n, false);
-    for (size_t k = 0; k < n; ++k) {
-      const Inst& i = fwd_.insts[k];
-      if (i.op == Op::Param) {
-        active_[k] = true;
-      } else if ((i.op == Op::Kernel || i.op == Op::Element || i.op == Op::Reshape) && i.type.elem == ir::Elem::Real) {
-        for (ValueId a : i.operands)
-          if (a != ir::kNone && active_[static_cast<size_t>(a)]) active_[k] = true;
+    auto rootOf = [&](ValueId v) {
+      while (fwd_.at(v).op == Op::Element) v = fwd_.at(v).operands[0];
+      return static_cast<size_t>(v);
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t k = 0; k < n; ++k) {
+        const Inst& i = fwd_.insts[k];
+        bool a = active_[k];
+        if (i.op == Op::Param) {
+          a = true;
+        } else if (i.op == Op::Store) {
+          size_t root = rootOf(i.operands[0]);
+          if (active_[static_cast<size_t>(i.operands[1])] && !active_[root]) {
+            active_[root] = true;
+            changed = true;
+          }
+          a = active_[root];
+        } else if ((i.op == Op::Kernel || i.op == Op::Element || i.op == Op::Reshape || i.op == Op::Var ||
+                    i.op == Op::Load) &&
+                   i.type.elem == ir::Elem::Real) {
+          for (ValueId x : i.operands)
+            if (x != ir::kNone && active_[static_cast<size_t>(x)]) a = true;
+        }
+        if (a != active_[k]) {
+          active_[k] = a;
+          changed = true;
+        }
       }
     }
   }
@@ -117,7 +141,7 @@ class Reverser {
         k = end_[k];
         continue;
       }
-      if (!active_[k] || g_.insts[k].fused) continue;
+      if (!active_[k] || g_.insts[k].fused || i.op == Op::Store) continue;
       Inst a;
       a.type = i.type;
       a.comment = "adjoint of %" + std::to_string(map[k]);
@@ -158,6 +182,11 @@ class Reverser {
       if (orig.op == Op::AddTarget) continue;
       Inst copy = orig;
       for (ValueId& a : copy.operands) a = remap(a, map);
+      // A load reads back the copy this iteration saved (see compiler/lower/LowerAssign.cpp).
+      if (orig.op == Op::Load) {
+        copy.imm = 1;
+        copy.operands.push_back(static_cast<ValueId>(k));
+      }
       map[k] = g_.add(copy);
     }
   }
@@ -223,7 +252,8 @@ class Reverser {
   void backward(size_t k, const std::vector<ValueId>& map, const std::vector<ValueId>& adj) {
     const Inst& i = fwd_.insts[k];
     bool isTarget = i.op == Op::AddTarget;
-    if (!isTarget && !(i.op == Op::Kernel && active_[k])) return;  // views and ints need no rule
+    bool hasRule = i.op == Op::Kernel || i.op == Op::Store || i.op == Op::Load || i.op == Op::Var;
+    if (!isTarget && !(hasRule && active_[k])) return;  // views and ints need no rule
     if (isTarget && g_.insts[k].fused) return;                      // folded into the density
     std::vector<ValueId> argAdj;
     bool needed = false;

@@ -22,7 +22,9 @@ using stdlib::CallConv;
 
 class Emitter {
  public:
-  Emitter(llvm::Module& m, const ir::Function& f) : m_(m), f_(f), ctx_(m.getContext()), b_(ctx_) {}
+  Emitter(llvm::Module& m, const ir::Function& f) : m_(m), f_(f), ctx_(m.getContext()), b_(ctx_) {
+    for (const Inst& i : f_.insts) hasBackward_ = hasBackward_ || i.op == Op::Backward;
+  }
 
   // void symbol(const void* const* shared, const void* const* partition, int64_t* out):
   // out = {dim z, dim w, dim theta}; returns nothing. Index errors cannot occur in sizes.
@@ -159,8 +161,9 @@ class Emitter {
 
   llvm::Value* count(const ir::VType& t) {
     if (t.rank == 0) return i64(1);
-    if (t.rank == 1) return intOf(t.dims[0]);
-    return b_.CreateMul(intOf(t.dims[0]), intOf(t.dims[1]));
+    llvm::Value* n = intOf(t.dims[0]);
+    for (int d = 1; d < t.rank; ++d) n = b_.CreateMul(n, intOf(t.dims[d]));
+    return n;
   }
 
   // Leaves the function with NaN and `code` in *status when `failed` holds.
@@ -179,10 +182,15 @@ class Emitter {
       case Op::ConstReal:
       case Op::ToReal:
       case Op::Kernel:
+      case Op::Var:
       case Op::Zero: return true;
+      case Op::Load: return i.imm == 0;  // a replayed load views the forward load's copy
       default: return false;
     }
   }
+
+  // A load inside loops of a gradient function keeps one copy per iteration (its slots).
+  bool slotted(const Inst& i) const { return hasBackward_ && i.op == Op::Load && i.operands[1] != ir::kNone; }
 
   llvm::Value* dataPointer(const Inst& i) {
     // In factor and output functions the data tables are arguments 3 and 4; elsewhere 0 and 1.
@@ -208,6 +216,7 @@ class Emitter {
   // branches: in phase 2, where the loop variable exists).
   void intInstruction(size_t k) {
     const Inst& i = f_.insts[k];
+    done_[k] = true;
     switch (i.op) {
       case Op::ConstInt: ints_[k] = i64(i.imm); break;
       case Op::Data:
@@ -216,14 +225,15 @@ class Emitter {
       case Op::IntArith: ints_[k] = intArith(i); break;
       case Op::Compare: ints_[k] = compare(i); break;
       case Op::Element: {
-        // 1 <= index <= length of the indexed dimension (columns for a matrix).
+        // 1 <= index <= length of the indexed (last) dimension.
         const Inst& base = at(i.operands[0]);
-        llvm::Value* len = intOf(base.type.dims[base.type.rank == 2 ? 1 : 0]);
+        llvm::Value* len = intOf(base.type.dims[base.type.rank - 1]);
         llvm::Value* idx = intOf(i.operands[1]);
         llvm::Value* bad = b_.CreateOr(b_.CreateICmpSLT(idx, i64(1)), b_.CreateICmpSGT(idx, len));
         failIf(bad, i64(-1));
-        if (i.type.elem == Elem::Int) {  // an int element of int data is a value
-          llvm::Value* p = b_.CreateGEP(b_.getInt64Ty(), dataPointer(at(i.operands[0])), b_.CreateSub(idx, i64(1)));
+        if (i.type.elem == Elem::Int && i.type.rank == 0) {  // an int element is a value
+          llvm::Value* from = base.op == Op::Data ? dataPointer(base) : ptrOf(i.operands[0]);
+          llvm::Value* p = b_.CreateGEP(b_.getInt64Ty(), from, b_.CreateSub(idx, i64(1)));
           ints_[k] = b_.CreateLoad(b_.getInt64Ty(), p);
         }
         break;
@@ -269,23 +279,50 @@ class Emitter {
     return asInt(b_.CreateFCmp(p, a, c));
   }
 
-  // Phase 1: top-level int values and index checks, and the workspace each buffer needs. A
-  // buffer inside a loop is reused by every iteration, so its size must not depend on the loop.
+  bool ready(ValueId v) { return v == ir::kNone || intOf(v) != nullptr; }
+
+  // Computed in phase 1: constants, int data and arithmetic on them at any depth (the sizes of
+  // buffers inside loops), and at the top level the index checks and comparisons of those.
+  // This includes everything compiler/lower treats as static (FunctionLowerer::isStatic).
+  bool firstPhase(size_t k) {
+    const Inst& i = f_.insts[k];
+    switch (i.op) {
+      case Op::ConstInt: return true;
+      case Op::Data: return i.type.elem == Elem::Int && i.type.rank == 0;
+      case Op::IntArith: return ready(i.operands[0]) && ready(i.operands[1]);
+      case Op::Compare:
+        for (ValueId a : i.operands)
+          if (at(a).type.elem != Elem::Int || !ready(a)) return false;
+        return depth_[k] == 0;
+      case Op::Element: {
+        const Inst& base = at(i.operands[0]);
+        bool viewOrData = !(i.type.elem == Elem::Int && i.type.rank == 0) || base.op == Op::Data;
+        return depth_[k] == 0 && viewOrData && ready(i.operands[1]) && ready(base.type.dims[base.type.rank - 1]);
+      }
+      default: return false;
+    }
+  }
+
+  // Phase 1: the ints above, and the workspace each buffer needs. A buffer inside a loop is
+  // reused by every iteration, so its size must not depend on the loop (the lowering refuses
+  // such sizes with a positioned message; this is the backstop).
   void sizePhase() {
     computeDepths();
+    done_.assign(f_.insts.size(), false);
     llvm::Value* total = i64(0);
     for (size_t k = 0; k < f_.insts.size(); ++k) {
       const Inst& i = f_.insts[k];
-      if (depth_[k] == 0) intInstruction(k);
-      switch (i.op) {
-        default: break;
-      }
+      if (firstPhase(k)) intInstruction(k);
       if (needsBuffer(i)) {
         for (int d = 0; d < i.type.rank; ++d)
           if (intOf(i.type.dims[d]) == nullptr)
             throw std::runtime_error("a size that changes inside a loop is not supported by code generation yet");
+        if (slotted(i) && intOf(i.operands[2]) == nullptr)
+          throw std::runtime_error("a number of loop iterations that changes inside a loop");
         offsets_[k] = total;
-        total = b_.CreateAdd(total, b_.CreateMul(count(i.type), i64(8)));
+        llvm::Value* bytes = b_.CreateMul(count(i.type), i64(8));
+        if (slotted(i)) bytes = b_.CreateMul(bytes, intOf(i.operands[2]));
+        total = b_.CreateAdd(total, bytes);
       }
     }
     failIf(b_.CreateICmpSGT(total, workspaceBytesArg()), total);
@@ -297,6 +334,8 @@ class Emitter {
     if (i.name == "+") return b_.CreateAdd(a, c);
     if (i.name == "-") return b_.CreateSub(a, c);
     if (i.name == "*") return b_.CreateMul(a, c);
+    if (i.name == "max") return b_.CreateSelect(b_.CreateICmpSGT(a, c), a, c);
+    if (i.name == "min") return b_.CreateSelect(b_.CreateICmpSLT(a, c), a, c);
     // Integer division and modulus by zero give 0 instead of trapping.
     llvm::Value* zero = b_.CreateICmpEQ(c, i64(0));
     llvm::Value* safe = b_.CreateSelect(zero, i64(1), c);
@@ -309,7 +348,7 @@ class Emitter {
     for (size_t k = 0; k < f_.insts.size(); ++k) {
       const Inst& i = f_.insts[k];
       if (needsBuffer(i)) ptrs_[k] = b_.CreateGEP(b_.getInt8Ty(), workspaceArg(), offsets_[k]);
-      if (depth_[k] > 0) intInstruction(k);
+      if (!done_[k]) intInstruction(k);
       switch (i.op) {
         case Op::LoopBegin: loopBegin(k, i); break;
         case Op::LoopEnd: loopEnd(); break;
@@ -329,13 +368,19 @@ class Emitter {
           break;
         }
         case Op::Element: {
-          if (i.type.elem == Elem::Int) break;
           const Inst& base = at(i.operands[0]);
-          llvm::Value* stride = base.type.rank == 2 ? intOf(base.type.dims[0]) : i64(1);
+          // An int element of data is a value only (intInstruction); of a Var it is also the
+          // place a Store writes.
+          if (i.type.elem == Elem::Int && i.type.rank == 0 && base.op == Op::Data) break;
+          llvm::Value* stride = i64(1);
+          for (int d = 0; d + 1 < base.type.rank; ++d) stride = b_.CreateMul(stride, intOf(base.type.dims[d]));
           llvm::Value* offset = b_.CreateMul(b_.CreateSub(intOf(i.operands[1]), i64(1)), stride);
-          ptrs_[k] = b_.CreateGEP(b_.getDoubleTy(), ptrOf(i.operands[0]), offset);
+          ptrs_[k] = b_.CreateGEP(b_.getDoubleTy(), ptrOf(i.operands[0]), offset);  // 8-byte elements
           break;
         }
+        case Op::Var: var(k, i); break;
+        case Op::Store: store(i); break;
+        case Op::Load: loadValue(k, i); break;
         case Op::Reshape: ptrs_[k] = ptrOf(i.operands[0]); break;
         case Op::CheckData: checkData(i); break;
         case Op::Zero:
@@ -347,8 +392,14 @@ class Emitter {
         case Op::Output: {
           llvm::Value* dest = b_.CreateGEP(b_.getDoubleTy(), arg(5), intOf(i.operands[1]));
           const Inst& v = at(i.operands[0]);
-          if (v.type.elem == Elem::Int) {  // an int quantity, written as a double
+          if (v.type.elem == Elem::Int && v.type.rank == 0) {  // an int quantity, written as a double
             b_.CreateStore(b_.CreateSIToFP(intOf(i.operands[0]), b_.getDoubleTy()), dest);
+          } else if (v.type.elem == Elem::Int) {
+            llvm::Value* from = ptrOf(i.operands[0]);
+            forEach(count(v.type), [&](llvm::Value* j) {
+              llvm::Value* x = b_.CreateLoad(b_.getInt64Ty(), b_.CreateGEP(b_.getInt64Ty(), from, j));
+              b_.CreateStore(b_.CreateSIToFP(x, b_.getDoubleTy()), b_.CreateGEP(b_.getDoubleTy(), dest, j));
+            });
           } else {
             b_.CreateMemCpy(dest, llvm::MaybeAlign(8), ptrOf(i.operands[0]), llvm::MaybeAlign(8),
                             b_.CreateMul(count(v.type), i64(8)));
@@ -363,6 +414,10 @@ class Emitter {
           if (fwd.op == Op::AddTarget) {  // d target / d value = 1
             llvm::Value* g = ptrOf(i.operands[2]);
             b_.CreateStore(b_.CreateFAdd(load(g), f64(1.0)), g);
+          } else if (fwd.op == Op::Store) {
+            storeBackward(fwd, i);
+          } else if (fwd.op == Op::Load || fwd.op == Op::Var) {  // the adjoint flows to the source
+            if (i.operands[2] != ir::kNone) addInto(count(fwd.type), ptrOf(i.operands[1]), ptrOf(i.operands[2]));
           } else {
             kernel(static_cast<size_t>(i.operands[0]), fwd, true, &i);
           }
@@ -374,6 +429,127 @@ class Emitter {
   }
 
   llvm::Value* load(llvm::Value* p) { return b_.CreateLoad(b_.getDoubleTy(), p); }
+
+  // Emits body(j) for j = 0 .. n-1.
+  template <class F>
+  void forEach(llvm::Value* n, F body) {
+    llvm::BasicBlock* before = b_.GetInsertBlock();
+    auto* head = llvm::BasicBlock::Create(ctx_, "each", fn_);
+    auto* inside = llvm::BasicBlock::Create(ctx_, "each.body", fn_);
+    auto* done = llvm::BasicBlock::Create(ctx_, "each.done", fn_);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    llvm::PHINode* j = b_.CreatePHI(b_.getInt64Ty(), 2);
+    j->addIncoming(i64(0), before);
+    b_.CreateCondBr(b_.CreateICmpSLT(j, n), inside, done);
+    b_.SetInsertPoint(inside);
+    body(j);
+    j->addIncoming(b_.CreateAdd(j, i64(1)), b_.GetInsertBlock());
+    b_.CreateBr(head);
+    b_.SetInsertPoint(done);
+  }
+
+  void copyBytes(llvm::Value* to, llvm::Value* from, llvm::Value* n) {
+    b_.CreateMemMove(to, llvm::MaybeAlign(8), from, llvm::MaybeAlign(8), b_.CreateMul(n, i64(8)));
+  }
+
+  // g_to[j] += g_from[j] for n elements.
+  void addInto(llvm::Value* n, llvm::Value* from, llvm::Value* to) {
+    call("pvi_copy_grad", b_.getVoidTy(), {n, from, to});
+  }
+
+  // A Var: its initial value, or NaN (all bits set) for reals and 0 for ints.
+  void var(size_t k, const Inst& i) {
+    ValueId init = i.operands[0];
+    llvm::Value* n = count(i.type);
+    if (init == ir::kNone) {
+      b_.CreateMemSet(ptrs_[k], b_.getInt8(i.type.elem == Elem::Real ? 0xFF : 0), b_.CreateMul(n, i64(8)),
+                      llvm::MaybeAlign(8));
+    } else if (at(init).type.elem == Elem::Int && at(init).type.rank == 0) {
+      b_.CreateStore(intOf(init), ptrs_[k]);
+    } else {
+      copyBytes(ptrs_[k], ptrOf(init), n);
+    }
+  }
+
+  void store(const Inst& i) {
+    ValueId dst = i.operands[0], src = i.operands[1];
+    const Inst& value = at(src);
+    bool intScalar = value.type.elem == Elem::Int && value.type.rank == 0;
+    if (i.operands.size() > 2) {
+      llvm::Value* from = intScalar ? intPointer(src) : ptrOf(src);
+      std::vector<llvm::Value*> args = subscriptArgs(at(dst).type, i.operands, 2);
+      args.push_back(from);
+      args.push_back(ptrOf(dst));
+      llvm::Value* st = call("pvi_subscript_store", b_.getInt64Ty(), args);
+      failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_INDEX));
+    } else if (intScalar) {
+      b_.CreateStore(intOf(src), ptrOf(dst));
+    } else {
+      copyBytes(ptrOf(dst), ptrOf(src), count(at(dst).type));
+    }
+  }
+
+  // The adjoint of the overwritten part moves to the stored value, and is cleared.
+  void storeBackward(const Inst& fwd, const Inst& bw) {
+    llvm::Value* gDst = ptrOf(bw.operands[2]);
+    llvm::Value* gSrc = bw.operands.size() > 3 ? ptrOf(bw.operands[3]) : nullPtr();
+    if (fwd.operands.size() > 2) {
+      std::vector<llvm::Value*> args = subscriptArgs(at(fwd.operands[0]).type, fwd.operands, 2);
+      args.push_back(gDst);
+      args.push_back(gSrc);
+      call("pvi_subscript_store_grad", b_.getVoidTy(), args);
+      return;
+    }
+    llvm::Value* n = count(at(fwd.operands[0]).type);
+    if (bw.operands.size() > 3 && bw.operands[3] != ir::kNone) addInto(n, gDst, gSrc);
+    b_.CreateMemSet(gDst, b_.getInt8(0), b_.CreateMul(n, i64(8)), llvm::MaybeAlign(8));
+  }
+
+  // A load copies its source now; in a gradient function, inside loops, into this iteration's
+  // slot. A replayed load (imm = 1) reads the slot its forward load filled.
+  void loadValue(size_t k, const Inst& i) {
+    bool intScalar = i.type.elem == Elem::Int && i.type.rank == 0;
+    llvm::Value* n = count(i.type);
+    llvm::Value* slot;
+    if (i.imm) slot = b_.CreateGEP(b_.getInt8Ty(), workspaceArg(), offsets_[static_cast<size_t>(i.operands[3])]);
+    else slot = ptrs_[k];
+    if (slotted(i)) slot = b_.CreateGEP(b_.getDoubleTy(), slot, b_.CreateMul(intOf(i.operands[1]), n));
+    ptrs_[k] = slot;
+    if (i.imm) {
+      if (intScalar) ints_[k] = b_.CreateLoad(b_.getInt64Ty(), slot);
+      return;
+    }
+    if (intScalar) {
+      ints_[k] = b_.CreateLoad(b_.getInt64Ty(), ptrOf(i.operands[0]));
+      b_.CreateStore(ints_[k], slot);
+    } else {
+      copyBytes(slot, ptrOf(i.operands[0]), n);
+    }
+  }
+
+  // (r, dims, spec, lists) of a general subscript of a value of type t: two operands per
+  // dimension from ops[first] on (see `subscript` in arith.h), in stack arrays.
+  std::vector<llvm::Value*> subscriptArgs(const ir::VType& t, const std::vector<ValueId>& ops, size_t first) {
+    llvm::IRBuilder<> entry(entry_, entry_->begin());
+    auto* r = i64(t.rank);
+    llvm::Value* dims = entry.CreateAlloca(b_.getInt64Ty(), i64(t.rank));
+    llvm::Value* spec = entry.CreateAlloca(b_.getInt64Ty(), i64(3 * t.rank));
+    llvm::Value* lists = entry.CreateAlloca(b_.getPtrTy(), i64(t.rank));
+    auto put = [&](llvm::Value* array, llvm::Type* ty, int at, llvm::Value* v) {
+      b_.CreateStore(v, b_.CreateConstGEP1_64(ty, array, static_cast<uint64_t>(at)));
+    };
+    for (int d = 0; d < t.rank; ++d) {
+      put(dims, b_.getInt64Ty(), d, intOf(t.dims[d]));
+      ValueId a = ops[first + 2 * static_cast<size_t>(d)], c = ops[first + 2 * static_cast<size_t>(d) + 1];
+      int64_t kind = a == ir::kNone ? 0 : at(a).type.rank == 1 ? 3 : c == ir::kNone ? 1 : 2;
+      put(spec, b_.getInt64Ty(), 3 * d, i64(kind));
+      put(spec, b_.getInt64Ty(), 3 * d + 1, kind == 1 || kind == 2 ? intOf(a) : i64(0));
+      put(spec, b_.getInt64Ty(), 3 * d + 2, kind == 2 ? intOf(c) : kind == 3 ? count(at(a).type) : i64(0));
+      put(lists, b_.getPtrTy(), d, kind == 3 ? ptrOf(a) : nullPtr());
+    }
+    return {r, dims, spec, lists};
+  }
 
   struct Loop {
     llvm::PHINode* index;
@@ -668,6 +844,20 @@ class Emitter {
         }
         return;
       }
+      case CallConv::Subscript: {
+        std::vector<llvm::Value*> args = subscriptArgs(at(ops[0]).type, ops, 1);
+        if (!backward) {
+          args.push_back(ptrOf(ops[0]));
+          args.push_back(out);
+          llvm::Value* st = call(op->value, b_.getInt64Ty(), args);
+          failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_INDEX));
+        } else {
+          args.push_back(gOut());
+          args.push_back(g(0));
+          call(op->grad, vd, args);
+        }
+        return;
+      }
       case CallConv::Gather: {
         llvm::Value* n = count(i.type);
         llvm::Value* idx = ptrOf(ops[1]);
@@ -705,10 +895,12 @@ class Emitter {
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> b_;
   llvm::Function* fn_ = nullptr;
+  bool hasBackward_ = false;  // a gradient function
 
   llvm::BasicBlock* entry_ = nullptr;
   llvm::Value* target_ = nullptr;
   std::vector<llvm::Value*> ints_;
+  std::vector<bool> done_;  // int instructions (and index checks) already emitted
   std::vector<int> depth_;
   std::vector<Loop> loops_;
   std::vector<Branch> branches_;

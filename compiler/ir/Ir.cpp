@@ -11,8 +11,9 @@ std::string value(ValueId v) { return "%" + std::to_string(v); }
 std::string typeText(const VType& t) {
   std::string base = t.elem == Elem::Int ? "int" : "real";
   if (t.rank == 0) return base;
-  if (t.rank == 1) return base + "[" + value(t.dims[0]) + "]";
-  return base + "[" + value(t.dims[0]) + ", " + value(t.dims[1]) + "]";
+  std::string out = base + "[";
+  for (int d = 0; d < t.rank; ++d) out += (d ? ", " : "") + value(t.dims[d]);
+  return out + "]";
 }
 
 const char* opName(Op op) {
@@ -27,6 +28,9 @@ const char* opName(Op op) {
     case Op::Kernel: return "kernel";
     case Op::Element: return "element";
     case Op::Reshape: return "reshape";
+    case Op::Var: return "var";
+    case Op::Store: return "store";
+    case Op::Load: return "load";
     case Op::AddTarget: return "target +=";
     case Op::Output: return "output";
     case Op::Zero: return "zero";
@@ -51,7 +55,7 @@ void print(std::ostream& out, const Function& f) {
     if (i.op == Op::LoopEnd || i.op == Op::IfEnd || i.op == Op::Else) --depth;
     out << std::string(static_cast<size_t>(depth) * 2, ' ');
     if (i.op == Op::LoopBegin || i.op == Op::IfBegin || i.op == Op::Else) ++depth;
-    bool definesValue = i.op != Op::AddTarget && i.op != Op::Backward && i.op != Op::Output && i.op != Op::LoopEnd && i.op != Op::IfBegin &&
+    bool definesValue = i.op != Op::AddTarget && i.op != Op::Backward && i.op != Op::Output && i.op != Op::Store && i.op != Op::LoopEnd && i.op != Op::IfBegin &&
                         i.op != Op::Else && i.op != Op::IfEnd && i.op != Op::CheckData;
     if (definesValue) out << value(static_cast<ValueId>(k)) << " = ";
     out << opName(i.op);
@@ -71,6 +75,7 @@ void print(std::ostream& out, const Function& f) {
     }
     if (i.op == Op::Kernel && i.name.rfind("tf_", 0) == 0) out << (i.imm ? " +jacobian" : "");
     if (i.op == Op::LoopBegin && i.imm) out << " reverse";
+    if (i.op == Op::Load && i.imm) out << " saved";
     for (size_t a = 0; a < i.operands.size(); ++a)
       out << (a == 0 ? " " : ", ") << (i.operands[a] == kNone ? std::string("_") : value(i.operands[a]));
     if (definesValue) out << " : " << typeText(i.type);

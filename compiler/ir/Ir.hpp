@@ -19,11 +19,15 @@ inline constexpr ValueId kNone = -1;
 enum class Elem { Int, Real };
 
 // rank 0: scalar; rank 1: vector or row_vector (length dims[0]); rank 2: matrix (dims[0] rows,
-// dims[1] columns, column-major). Dims are ValueIds of int scalars.
+// dims[1] columns, column-major). Arrays add their dimensions after the element's, innermost
+// first, so that an array is stored row-major over its indices with each element contiguous:
+// array[K] vector[D] is {D, K}, array[N, M] real is {M, N}, array[N] matrix[R, C] is {R, C, N}.
+// dims[0] varies fastest. Dims are ValueIds of int scalars; entries past `rank` are unused.
+inline constexpr int kMaxRank = 4;
 struct VType {
   Elem elem = Elem::Real;
   int rank = 0;
-  ValueId dims[2] = {kNone, kNone};
+  ValueId dims[kMaxRank] = {kNone, kNone, kNone, kNone};
 };
 
 enum class Source { Shared, Partition };      // which data a Data instruction reads
@@ -39,7 +43,8 @@ enum class Op {
   Compare,      // int scalar: `name` (< <= > >= == != && ||) of scalar operands (int or real)
   ToReal,       // real scalar from an int scalar
   Kernel,       // stdlib op `name` (see stdlib/Ops.hpp) of operands; real tensor result
-  Element,      // view of element operands[1] (1-based) of operands[0]; column for rank 2
+  Element,      // view of element operands[1] (1-based) of operands[0] along its last (slowest)
+                // dimension: the column of a matrix, the element of an array
   Reshape,      // view of operands[0]'s buffer with the result's type (to_vector of a matrix)
   AddTarget,    // target += operands[0] (a real scalar)
   Output,       // output functions: copies operands[0] to the output array at offset operands[1]
@@ -49,6 +54,17 @@ enum class Op {
   IfBegin,      // runs the then-branch when int operands[0] != 0
   Else,         // operands[0]: its IfBegin
   IfEnd,        // operands[0]: its IfBegin
+  // Variables assigned after their declaration, inside loops and branches (or element by
+  // element): a mutable buffer, written by Store and read by Load. Everything else is SSA.
+  Var,          // a buffer of the result's type, initialised from operands[0] (kNone: NaN, or 0
+                // for ints)
+  Store,        // copies operands[1] into operands[0], a Var or a view of one; with more
+                // operands, into the part of operands[0] they select (as kernel `subscript`)
+  Load,         // a copy of operands[0] (a Var or a view of one) taken now. Inside loops of a
+                // factor function operands[1] is the slot (0-based int) and operands[2] the
+                // number of slots: each execution keeps its copy, so that the gradient's replay
+                // of a loop body reads the value of that iteration. imm = 1 (gradient replay
+                // only): no copy, view the slot.
   CheckData,    // data validation: the elements of data operands[0] must lie within
                 // [operands[1], operands[2]] (kNone: no bound) and reals must not be NaN;
                 // imm = the variable's index in its block

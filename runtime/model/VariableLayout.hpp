@@ -1,7 +1,9 @@
 #pragma once
 // Concrete sizes and flat element names of a list of variables, e.g. the constrained globals
 // written by the generated constrain function: "alpha", "beta.1", ..., "Sigma.2.1" (Stan CSV
-// style, 1-based, flattened column-major: the first index varies fastest).
+// style, 1-based), in the order of the flat arrays: a vector or matrix column-major, an array
+// row-major over its indices with each element contiguous (docs/compiler.md), so
+// array[2] vector[3] mu gives mu.1.1, mu.1.2, mu.1.3, mu.2.1, ...
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -14,6 +16,7 @@ namespace pvi {
 struct VariableExtent {
   std::string name;
   std::vector<int64_t> dims;  // array dims then vector / matrix dims; empty for a scalar
+  size_t arrayRank = 0;       // how many of dims are array dims
   size_t offset = 0;          // of its first element in the flat array
   size_t size = 1;            // number of elements
 };

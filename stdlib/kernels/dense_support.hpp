@@ -6,29 +6,51 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace pvi::kern {
 
-// Workspace of n doubles: on the stack for small sizes, on the heap otherwise.
+// Workspace of n doubles: on the stack for small sizes, otherwise in a per-thread buffer that
+// only grows, so that evaluating a model allocates nothing after its first call. (A second
+// Scratch alive on the same thread, which no kernel makes today, gets its own heap block.)
 class Scratch {
  public:
   explicit Scratch(std::size_t n) {
     if (n <= kInline) {
       p_ = inline_;
-    } else {
+      return;
+    }
+    Pool& pool = pool_();
+    if (pool.busy) {
       heap_.reset(new double[n]);
       p_ = heap_.get();
+      return;
     }
+    pool.busy = owner_ = true;
+    if (pool.buffer.size() < n) pool.buffer.resize(n);
+    p_ = pool.buffer.data();
+  }
+  ~Scratch() {
+    if (owner_) pool_().busy = false;
   }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
   double* data() { return p_; }
 
  private:
+  struct Pool {
+    std::vector<double> buffer;
+    bool busy = false;
+  };
+  static Pool& pool_() {
+    thread_local Pool pool;
+    return pool;
+  }
   static constexpr std::size_t kInline = 272;  // k <= 16 for k^2 + k
   double inline_[kInline];
   std::unique_ptr<double[]> heap_;
   double* p_;
+  bool owner_ = false;
 };
 
 // L (k x k, lower triangle written, strict upper left untouched) = chol of the lower triangle of

@@ -50,5 +50,44 @@ TEST(Allocation, NoHeapAllocationAfterTheFirstCall) {
   EXPECT_TRUE(std::isfinite(sum));
 }
 
+// The multivariate normals use a dense workspace of k^2 + 2k doubles: on the stack up to k = 16,
+// beyond that a per-thread buffer that grows on the first call only.
+TEST(Allocation, MultiNormalAboveSixteenDimensions) {
+  Compiled c = compileModel(R"(
+data { int K; vector[K] m; matrix[K, K] S; matrix[K, K] L; }
+global { vector[K] x; vector[K] y; }
+model {
+  x ~ multi_normal(m, S);
+  y ~ multi_normal_cholesky(x, L);
+}
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  for (int64_t K : {17, 40}) {
+    std::vector<double> m(static_cast<size_t>(K), 0.1), S(static_cast<size_t>(K * K), 0.0), L = S;
+    for (int64_t i = 0; i < K; ++i) {
+      S[static_cast<size_t>(i + i * K)] = 2.0;
+      L[static_cast<size_t>(i + i * K)] = 1.5;
+      if (i + 1 < K) {
+        S[static_cast<size_t>(i + 1 + i * K)] = S[static_cast<size_t>(i + (i + 1) * K)] = 0.5;
+        L[static_cast<size_t>(i + 1 + i * K)] = 0.3;
+      }
+    }
+    DataBlock shared;
+    shared.addInt(K).addReals(m).addReals(S).addReals(L);
+    CompiledModel model(c.jit->code(), c.lowered->schema, shared, {});
+    std::vector<double> z(model.globalDim(), 0.2), gz(z.size());
+    model.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
+    model.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
+    long before = allocations.load();
+    double sum = 0;
+    for (int k = 0; k < 20; ++k) {
+      sum += model.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
+      sum += model.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
+    }
+    EXPECT_EQ(allocations.load(), before) << "K = " << K;
+    EXPECT_TRUE(std::isfinite(sum));
+  }
+}
+
 }  // namespace
 }  // namespace pvi::test

@@ -13,65 +13,6 @@
 namespace pvi::test {
 namespace {
 
-std::vector<double> randomVector(size_t n, std::mt19937_64& rng, double sd = 0.7) {
-  std::normal_distribution<double> d(0.0, sd);
-  std::vector<double> v(n);
-  for (auto& x : v) x = d(rng);
-  return v;
-}
-
-double normalLpdf(double y, double mu, double sigma) {
-  double z = (y - mu) / sigma;
-  return -0.5 * z * z - std::log(sigma) - 0.5 * std::log(2 * M_PI);
-}
-
-// Finite differences have a truncation error O(h^2) and a rounding error ~ eps |f| / h; the
-// bound below covers both for h = 1e-6 * max(1, |x|).
-void expectGradientNear(const std::vector<double>& g, const std::vector<double>& fd, double f, const std::string& what) {
-  ASSERT_EQ(g.size(), fd.size());
-  for (size_t i = 0; i < g.size(); ++i) {
-    double tol = 1e-6 * std::max(1.0, std::fabs(fd[i])) + 1e-9 * std::fabs(f);
-    EXPECT_NEAR(g[i], fd[i], tol) << what << " coordinate " << i;
-  }
-}
-
-// Checks the gradients of every factor of a compiled model at a random point.
-void checkGradients(const CompiledModel& m, std::mt19937_64& rng) {
-  std::vector<double> z = randomVector(m.globalDim(), rng);
-  std::vector<double> theta = randomVector(m.hyperDim(), rng);
-  std::vector<double> gz(z.size()), gt(theta.size());
-  double f = m.priorLogDensity(z.data(), theta.data(), gz.data(), gt.data());
-  ASSERT_TRUE(std::isfinite(f));
-  EXPECT_DOUBLE_EQ(f, m.priorLogDensity(z.data(), theta.data(), nullptr, nullptr));  // value = grad's value
-  std::vector<double> all = z;
-  all.insert(all.end(), theta.begin(), theta.end());
-  auto prior = [&](const std::vector<double>& x) {
-    return m.priorLogDensity(x.data(), x.data() + z.size(), nullptr, nullptr);
-  };
-  std::vector<double> g = gz;
-  g.insert(g.end(), gt.begin(), gt.end());
-  expectGradientNear(g, finiteDifference(prior, all), f, "prior");
-
-  for (size_t j = 0; j < m.numPartitions(); ++j) {
-    std::vector<double> w = randomVector(m.localDim(j), rng);
-    std::vector<double> gw(w.size());
-    double fp = m.partitionLogDensity(j, z.data(), w.data(), theta.data(), gz.data(), gw.data(), gt.data());
-    ASSERT_TRUE(std::isfinite(fp));
-    EXPECT_DOUBLE_EQ(fp, m.partitionLogDensity(j, z.data(), w.data(), theta.data(), nullptr, nullptr, nullptr));
-    std::vector<double> x = z;
-    x.insert(x.end(), w.begin(), w.end());
-    x.insert(x.end(), theta.begin(), theta.end());
-    auto part = [&](const std::vector<double>& v) {
-      return m.partitionLogDensity(j, v.data(), v.data() + z.size(), v.data() + z.size() + w.size(), nullptr, nullptr,
-                                   nullptr);
-    };
-    std::vector<double> gp = gz;
-    gp.insert(gp.end(), gw.begin(), gw.end());
-    gp.insert(gp.end(), gt.begin(), gt.end());
-    expectGradientNear(gp, finiteDifference(part, x), fp, "partition " + std::to_string(j));
-  }
-}
-
 class ExampleGradientTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ExampleGradientTest, GradientsMatchFiniteDifferences) {

@@ -1,6 +1,11 @@
 #include "model_harness.hpp"
 
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
 #include <charconv>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -110,6 +115,153 @@ GeneratedData randomData(const CheckedProgram& program, size_t partitions, std::
     generateBlock(program, SymbolKind::PartitionData, out.partitions.back(), partInts, partReals, rng);
   }
   return out;
+}
+
+std::vector<double> randomVector(size_t n, std::mt19937_64& rng, double sd) {
+  std::normal_distribution<double> d(0.0, sd);
+  std::vector<double> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+double normalLpdf(double y, double mu, double sigma) {
+  double z = (y - mu) / sigma;
+  return -0.5 * z * z - std::log(sigma) - 0.5 * std::log(2 * M_PI);
+}
+
+// Finite differences have a truncation error O(h^2) and a rounding error ~ eps |f| / h; the
+// bound below covers both for h = 1e-6 * max(1, |x|).
+void expectGradientNear(const std::vector<double>& g, const std::vector<double>& fd, double f, const std::string& what) {
+  ASSERT_EQ(g.size(), fd.size());
+  for (size_t i = 0; i < g.size(); ++i) {
+    double tol = 1e-6 * std::max(1.0, std::fabs(fd[i])) + 1e-9 * std::fabs(f);
+    EXPECT_NEAR(g[i], fd[i], tol) << what << " coordinate " << i;
+  }
+}
+
+void checkGradients(const CompiledModel& m, std::mt19937_64& rng) {
+  std::vector<double> z = randomVector(m.globalDim(), rng);
+  std::vector<double> theta = randomVector(m.hyperDim(), rng);
+  std::vector<double> gz(z.size()), gt(theta.size());
+  double f = m.priorLogDensity(z.data(), theta.data(), gz.data(), gt.data());
+  ASSERT_TRUE(std::isfinite(f));
+  EXPECT_DOUBLE_EQ(f, m.priorLogDensity(z.data(), theta.data(), nullptr, nullptr));  // value = grad's value
+  std::vector<double> all = z;
+  all.insert(all.end(), theta.begin(), theta.end());
+  auto prior = [&](const std::vector<double>& x) {
+    return m.priorLogDensity(x.data(), x.data() + z.size(), nullptr, nullptr);
+  };
+  std::vector<double> g = gz;
+  g.insert(g.end(), gt.begin(), gt.end());
+  expectGradientNear(g, finiteDifference(prior, all), f, "prior");
+
+  for (size_t j = 0; j < m.numPartitions(); ++j) {
+    std::vector<double> w = randomVector(m.localDim(j), rng);
+    std::vector<double> gw(w.size());
+    double fp = m.partitionLogDensity(j, z.data(), w.data(), theta.data(), gz.data(), gw.data(), gt.data());
+    ASSERT_TRUE(std::isfinite(fp));
+    EXPECT_DOUBLE_EQ(fp, m.partitionLogDensity(j, z.data(), w.data(), theta.data(), nullptr, nullptr, nullptr));
+    std::vector<double> x = z;
+    x.insert(x.end(), w.begin(), w.end());
+    x.insert(x.end(), theta.begin(), theta.end());
+    auto part = [&](const std::vector<double>& v) {
+      return m.partitionLogDensity(j, v.data(), v.data() + z.size(), v.data() + z.size() + w.size(), nullptr, nullptr,
+                                   nullptr);
+    };
+    std::vector<double> gp = gz;
+    gp.insert(gp.end(), gw.begin(), gw.end());
+    gp.insert(gp.end(), gt.begin(), gt.end());
+    expectGradientNear(gp, finiteDifference(part, x), fp, "partition " + std::to_string(j));
+  }
+}
+
+namespace {
+
+struct SharedLibrary {
+  void* handle = nullptr;
+  ~SharedLibrary() {
+    if (handle) dlclose(handle);
+  }
+  template <class F>
+  F get(const char* name) {
+    return reinterpret_cast<F>(dlsym(handle, name));
+  }
+};
+
+uint64_t bits(double v) {
+  uint64_t u;
+  std::memcpy(&u, &v, sizeof u);
+  return u;
+}
+
+}  // namespace
+
+void expectAotBitIdentical(const Compiled& c, const DataBlock& shared, const std::vector<DataBlock>& partitions,
+                           std::mt19937_64& rng, const std::string& tag) {
+  auto dir = std::filesystem::temp_directory_path() / ("pvi-aot-" + tag + "-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::string object = (dir / "model.o").string(), library = (dir / "model.so").string();
+  emitObjectFile(*c.lowered, object);
+  std::string link = std::string(PVI_CXX) + " -shared -o " + library + " " + object + " " + PVI_KERNELS_LIB;
+  ASSERT_EQ(std::system(link.c_str()), 0) << link;
+
+  SharedLibrary lib{dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL)};
+  ASSERT_NE(lib.handle, nullptr) << dlerror();
+  pvi_model_code aot{lib.get<pvi_factor_fn>("pvi_prior_value"),     lib.get<pvi_factor_fn>("pvi_prior_grad"),
+                     lib.get<pvi_dims_fn>("pvi_prior_dims"),        lib.get<pvi_factor_fn>("pvi_partition_value"),
+                     lib.get<pvi_factor_fn>("pvi_partition_grad"), lib.get<pvi_dims_fn>("pvi_partition_dims"),
+                     lib.get<pvi_counts_fn>("pvi_shared_counts"),  lib.get<pvi_check_fn>("pvi_shared_check"),
+                     lib.get<pvi_counts_fn>("pvi_partition_counts"), lib.get<pvi_check_fn>("pvi_partition_check")};
+  ASSERT_TRUE(aot.prior_value && aot.prior_grad && aot.shared_check);
+  bool partitioned = !c.lowered->partitionName.empty();
+  if (partitioned) ASSERT_TRUE(aot.partition_grad && aot.partition_dims && aot.partition_counts);
+  // The model's description travels with the object.
+  const char* info = reinterpret_cast<const char*>(dlsym(lib.handle, "pvi_model_info"));
+  EXPECT_NE(info, nullptr) << tag;
+  if (info != nullptr) EXPECT_EQ(toJson(modelInfoFromJson(info)), toJson(c.lowered->info)) << tag;
+  // The shared library must not depend on LLVM.
+  std::string ldd = "ldd " + library + " | grep -qi llvm";
+  EXPECT_NE(std::system(ldd.c_str()), 0) << library << " links LLVM";
+
+  CompiledModel jitModel(c.jit->code(), c.lowered->schema, shared, partitions);
+  CompiledModel aotModel(aot, c.lowered->schema, shared, partitions);
+  std::vector<double> z = randomVector(jitModel.globalDim(), rng, 0.5);
+  std::vector<double> theta = randomVector(jitModel.hyperDim(), rng, 0.5);
+  std::vector<double> gz1(z.size()), gz2(z.size()), gt1(theta.size()), gt2(theta.size());
+  EXPECT_EQ(bits(jitModel.priorLogDensity(z.data(), theta.data(), gz1.data(), gt1.data())),
+            bits(aotModel.priorLogDensity(z.data(), theta.data(), gz2.data(), gt2.data())));
+  EXPECT_EQ(0, std::memcmp(gz1.data(), gz2.data(), gz1.size() * sizeof(double)));
+  EXPECT_EQ(0, std::memcmp(gt1.data(), gt2.data(), gt1.size() * sizeof(double)));
+  for (size_t j = 0; j < jitModel.numPartitions(); ++j) {
+    std::vector<double> w = randomVector(jitModel.localDim(j), rng, 0.5);
+    std::vector<double> gw1(w.size()), gw2(w.size());
+    EXPECT_EQ(bits(jitModel.partitionLogDensity(j, z.data(), w.data(), theta.data(), gz1.data(), gw1.data(), gt1.data())),
+              bits(aotModel.partitionLogDensity(j, z.data(), w.data(), theta.data(), gz2.data(), gw2.data(), gt2.data())));
+    EXPECT_EQ(0, std::memcmp(gz1.data(), gz2.data(), gz1.size() * sizeof(double)));
+    EXPECT_EQ(0, std::memcmp(gw1.data(), gw2.data(), gw1.size() * sizeof(double)));
+  }
+  // Generated quantities too.
+  for (bool ofShared : {true, false}) {
+    if (!ofShared && !partitioned) continue;
+    std::string symbol = ofShared ? "pvi_generate_shared" : "pvi_generate_partition";
+    auto aotFn = lib.get<pvi_output_fn>(symbol.c_str());
+    auto size = lib.get<pvi_dims_fn>((symbol + "_size").c_str());
+    pvi_output_fn jitFn = ofShared ? c.jit->code().generate_shared : c.jit->code().generate_partition;
+    ASSERT_TRUE(aotFn && size && jitFn) << symbol;
+    const void* const* part = ofShared ? nullptr : partitions.at(0).pointers();
+    std::vector<double> w = randomVector(ofShared ? 0 : jitModel.localDim(0), rng, 0.5);
+    int64_t dims[3] = {0, 0, 0};
+    size(shared.pointers(), part, dims);
+    std::vector<double> out1(static_cast<size_t>(dims[0])), out2(out1.size()), ws(1 << 16);
+    int64_t st1 = 0, st2 = 0;
+    jitFn(z.data(), w.data(), theta.data(), shared.pointers(), part, out1.data(), ws.data(),
+          static_cast<int64_t>(ws.size() * sizeof(double)), &st1);
+    aotFn(z.data(), w.data(), theta.data(), shared.pointers(), part, out2.data(), ws.data(),
+          static_cast<int64_t>(ws.size() * sizeof(double)), &st2);
+    EXPECT_EQ(st1, st2);
+    EXPECT_EQ(0, std::memcmp(out1.data(), out2.data(), out1.size() * sizeof(double))) << symbol;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 std::vector<double> finiteDifference(const std::function<double(const std::vector<double>&)>& f,

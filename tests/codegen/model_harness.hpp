@@ -34,6 +34,21 @@ struct GeneratedData {
 };
 GeneratedData randomData(const CheckedProgram& program, size_t partitions, std::mt19937_64& rng);
 
+// Normal(0, sd) draws.
+std::vector<double> randomVector(size_t n, std::mt19937_64& rng, double sd = 0.7);
+double normalLpdf(double y, double mu, double sigma);
+
+// Gradients against finite differences: g within 1e-6 relative of fd (plus the rounding error
+// of f itself).
+void expectGradientNear(const std::vector<double>& g, const std::vector<double>& fd, double f, const std::string& what);
+// Checks the gradients of every factor of a compiled model at a random point.
+void checkGradients(const CompiledModel& m, std::mt19937_64& rng);
+
+// Emits the model as an object file, links it with the kernel library and checks that values
+// and gradients of every factor equal the JIT's bit for bit at a random point.
+void expectAotBitIdentical(const Compiled& c, const DataBlock& shared, const std::vector<DataBlock>& partitions,
+                           std::mt19937_64& rng, const std::string& tag);
+
 // Central finite-difference gradient of f at x.
 std::vector<double> finiteDifference(const std::function<double(const std::vector<double>&)>& f,
                                      std::vector<double> x, double h = 1e-6);

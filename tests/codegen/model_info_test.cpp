@@ -116,5 +116,35 @@ TEST(ModelInfo, EveryExampleHasConsistentLayouts) {
   }
 }
 
+// Element names follow the flat layout the generated code uses: an array's elements are
+// contiguous and its indices row-major, so picking one element by index finds the value at the
+// position of its name.
+TEST(ModelInfo, ElementNamesFollowTheMemoryLayoutOfArrays) {
+  Compiled c = compileModel(R"(
+global { array[2] vector[3] mu; array[2, 3] real A; matrix[2, 2] M; }
+model { for (k in 1:2) mu[k] ~ normal(0, 1); for (i in 1:2) A[i] ~ normal(0, 1); to_vector(M) ~ normal(0, 1); }
+generated { real m21 = mu[2][1]; real m13 = mu[1][3]; real a12 = A[1, 2]; real a21 = A[2, 1]; real M12 = M[1, 2]; }
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  CompiledModel m(c.jit->code(), c.lowered->info, DataBlock{}, {});
+  std::vector<std::string> names = m.parameterLayout().elementNames();
+  ASSERT_EQ(names.size(), 6u + 6u + 4u);
+  std::vector<double> z(names.size());
+  for (size_t i = 0; i < z.size(); ++i) z[i] = static_cast<double>(i);
+  std::vector<double> picked = m.generateShared(z.data(), nullptr);
+  auto at = [&](const std::string& name) {
+    for (size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) return static_cast<double>(i);
+    ADD_FAILURE() << "no element named " << name;
+    return -1.0;
+  };
+  ASSERT_EQ(picked.size(), 5u);
+  EXPECT_EQ(picked[0], at("mu.2.1"));
+  EXPECT_EQ(picked[1], at("mu.1.3"));
+  EXPECT_EQ(picked[2], at("A.1.2"));
+  EXPECT_EQ(picked[3], at("A.2.1"));
+  EXPECT_EQ(picked[4], at("M.1.2"));
+}
+
 }  // namespace
 }  // namespace pvi::test

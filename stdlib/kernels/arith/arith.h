@@ -39,6 +39,22 @@ void pvi_row_grad(int64_t r, int64_t c, int64_t i, const double *g_out, double *
 /* out (c x r) = A (r x c) transposed. */
 void pvi_transpose(int64_t r, int64_t c, const double *A, double *out);
 void pvi_transpose_grad(int64_t r, int64_t c, const double *g_out, double *g_A);
+/* General subscript of a rank-r tensor (dims[0] varies fastest). spec holds 3 ints per
+ * dimension d: {0, -, -} every index; {1, i, -} the single index i (the dimension is dropped);
+ * {2, a, b} the range a..b (empty when b < a); {3, -, n} the n indices lists[d][0..n-1]. All
+ * indices are 1-based. The selected elements go to out in the same order (dims[0] fastest);
+ * elements are 8-byte words (doubles or int64). Returns 0, or 1 when an index is out of range
+ * (then nothing is written). The store writes value into the selected elements of base (of
+ * repeated indices the last wins); its gradient moves g_base of the selected elements into
+ * g_value (when not null) and zeroes them, since their earlier values were overwritten. */
+int64_t pvi_subscript(int64_t r, const int64_t *dims, const int64_t *spec, const int64_t *const *lists,
+                      const void *base, void *out);
+void pvi_subscript_grad(int64_t r, const int64_t *dims, const int64_t *spec, const int64_t *const *lists,
+                        const double *g_out, double *g_base);
+int64_t pvi_subscript_store(int64_t r, const int64_t *dims, const int64_t *spec, const int64_t *const *lists,
+                            const void *value, void *base);
+void pvi_subscript_store_grad(int64_t r, const int64_t *dims, const int64_t *spec, const int64_t *const *lists,
+                              double *g_base, double *g_value);
 void pvi_copy(int64_t n, const double *x, double *out);
 void pvi_copy_grad(int64_t n, const double *g_out, double *g_x);
 

@@ -10,6 +10,7 @@ extern "C" const pvi_arith_kernel_entry pvi_arith_kernel_table[] = {
     ENTRY(pvi_sum_grad), ENTRY(pvi_mean), ENTRY(pvi_mean_grad), ENTRY(pvi_fill), ENTRY(pvi_fill_grad),
     ENTRY(pvi_gather), ENTRY(pvi_gather_grad), ENTRY(pvi_row), ENTRY(pvi_row_grad),
     ENTRY(pvi_transpose), ENTRY(pvi_transpose_grad), ENTRY(pvi_copy), ENTRY(pvi_copy_grad),
+    ENTRY(pvi_subscript), ENTRY(pvi_subscript_grad), ENTRY(pvi_subscript_store), ENTRY(pvi_subscript_store_grad),
     ENTRY(pvi_tf_lower), ENTRY(pvi_tf_lower_grad), ENTRY(pvi_tf_upper), ENTRY(pvi_tf_upper_grad),
     ENTRY(pvi_tf_lower_upper), ENTRY(pvi_tf_lower_upper_grad), ENTRY(pvi_tf_lower_inv), ENTRY(pvi_tf_upper_inv),
     ENTRY(pvi_tf_lower_upper_inv), {nullptr, nullptr}};

@@ -1,0 +1,281 @@
+// Expressions, calls and the conditional operator.
+#include <charconv>
+#include <limits>
+
+#include "compiler/lower/FunctionLowerer.hpp"
+#include "stdlib/Ops.hpp"
+#include "stdlib/Signatures.hpp"
+
+namespace pvi::lower {
+
+using ir::Elem;
+using ir::Inst;
+using ir::Op;
+using ir::ValueId;
+using ir::VType;
+
+ValueId FunctionLowerer::kernel(const std::string& name, VType t, std::vector<ValueId> ops) {
+  Inst i{Op::Kernel, t, std::move(ops), name};
+  return add(i);
+}
+
+ValueId FunctionLowerer::density(const std::string& name, std::vector<ValueId> args, Span at) {
+  const auto* op = stdlib::findKernelOp(name);
+  if (op == nullptr) throw Unsupported{at, "the density " + name};
+  for (size_t k = 0; k < args.size(); ++k)
+    if (!(k < op->intArgs.size() && op->intArgs[k])) args[k] = toReal(args[k]);
+  return kernel(name, realScalar(), args);
+}
+
+ValueId FunctionLowerer::toReal(ValueId v) {
+  const Inst& i = f_.at(v);
+  if (i.type.elem == Elem::Real) return v;
+  if (i.type.rank != 0) throw Unsupported{span_, "int arrays where reals are expected"};
+  Inst c{Op::ToReal, realScalar(), {v}};
+  return add(c);
+}
+
+ValueId FunctionLowerer::intExpr(const Expr& e) {
+  ValueId v = lower(e);
+  if (f_.at(v).type.elem != Elem::Int || f_.at(v).type.rank != 0) throw Unsupported{e.span, "a non-int size"};
+  return v;
+}
+
+ValueId FunctionLowerer::lower(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::IntLit: {
+      int64_t v = 0;
+      std::from_chars(e.text.data(), e.text.data() + e.text.size(), v);
+      return constInt(v);
+    }
+    case ExprKind::RealLit: {
+      Inst i{Op::ConstReal, realScalar()};
+      i.fimm = std::stod(e.text);
+      return add(i);
+    }
+    case ExprKind::Name: return name(e);
+    case ExprKind::Unary: {
+      if (e.text == "+") return lower(*e.args[0]);
+      if (e.text == "!") return condition(e);
+      ValueId a = lower(*e.args[0]);
+      if (f_.at(a).type.elem == Elem::Int) {
+        if (f_.at(a).type.rank != 0) throw Unsupported{e.span, "'-' on an int array"};
+        return intArith("-", constInt(0), a);
+      }
+      return kernel("neg", f_.at(a).type, {a});
+    }
+    case ExprKind::Transpose: {
+      ValueId a = realValue(*e.args[0]);
+      const VType& t = f_.at(a).type;
+      if (t.rank == 1) return a;  // vector <-> row_vector: the same buffer
+      VType out{Elem::Real, 2, {t.dims[1], t.dims[0]}};
+      return kernel("transpose", out, {a});
+    }
+    case ExprKind::Binary: return binary(e);
+    case ExprKind::Call: return call(e);
+    case ExprKind::Index: return index(e);
+    case ExprKind::Cond: return conditional(e);
+  }
+  throw Unsupported{e.span, "this expression"};
+}
+
+ValueId FunctionLowerer::name(const Expr& e) {
+  const Symbol* s = e.symbol;
+  auto buffer = buffers_.find(s);
+  if (buffer != buffers_.end()) return load(buffer->second);
+  auto it = values_.find(s);
+  if (it != values_.end()) return it->second;
+  auto pending = pendingDecls_.find(s);
+  if (pending != pendingDecls_.end()) {  // lowered at its first use; diagnostics name the declaration
+    Span use = span_;
+    span_ = pending->second->span;
+    ValueId v = declaredValue(*pending->second);
+    span_ = use;
+    values_[s] = v;
+    return v;
+  }
+  throw Unsupported{e.span, "the variable '" + e.text + "' here"};
+}
+
+// The value a declaration gives its variable: its initial value, or NaN (0 for ints).
+ValueId FunctionLowerer::declaredValue(const Stmt& decl) {
+  const Symbol* s = decl.declared;
+  if (decl.exprs.empty()) return defaultValue(typeOfDecl(*s));
+  ValueId v = lower(*decl.exprs[0]);
+  if (s->type.base == Base::Real) v = toReal(v);
+  return v;
+}
+
+ValueId FunctionLowerer::defaultValue(const VType& t) {
+  if (t.elem == Elem::Int) return t.rank == 0 ? constInt(0) : newVar(t, ir::kNone);  // zeros
+  Inst nan{Op::ConstReal, realScalar()};
+  nan.fimm = std::numeric_limits<double>::quiet_NaN();
+  ValueId v = add(nan);
+  return t.rank == 0 ? v : kernel("fill", t, {v});
+}
+
+// An int condition: comparisons and logic on int or real scalars; any other scalar is
+// compared with zero.
+ValueId FunctionLowerer::condition(const Expr& e) {
+  auto compare = [&](const std::string& op, std::vector<ValueId> ops) {
+    return add(Inst{Op::Compare, intScalar(), std::move(ops), op});
+  };
+  if (e.kind == ExprKind::Binary) {
+    static const char* ops[] = {"<", "<=", ">", ">=", "==", "!="};
+    for (const char* op : ops)
+      if (e.text == op) return compare(op, {lower(*e.args[0]), lower(*e.args[1])});
+    if (e.text == "&&" || e.text == "||") return compare(e.text, {condition(*e.args[0]), condition(*e.args[1])});
+  }
+  if (e.kind == ExprKind::Unary && e.text == "!") return compare("!", {condition(*e.args[0])});
+  ValueId v = lower(e);
+  if (f_.at(v).type.rank != 0) throw Unsupported{e.span, "a non-scalar condition"};
+  return compare("!=", {v, constInt(0)});
+}
+
+// Broadcast shape of two operands: the container's type, or a scalar.
+static VType broadcastType(const VType& a, const VType& b) {
+  VType t = a.rank >= b.rank ? a : b;
+  t.elem = Elem::Real;
+  return t;
+}
+
+ValueId FunctionLowerer::binary(const Expr& e) {
+  const std::string& op = e.text;
+  if (op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=" || op == "&&" || op == "||")
+    return condition(e);  // an int, 1 or 0
+  ValueId a = lower(*e.args[0]);
+  ValueId b = lower(*e.args[1]);
+  return arithmetic(op, a, b, e.args[0]->type, e.args[1]->type, e.span);
+}
+
+// `a op b` for lowered operands of checked types la and lb (also the compound assignments).
+ValueId FunctionLowerer::arithmetic(const std::string& op, ValueId a, ValueId b, const Type& la, const Type& lb,
+                                    Span at) {
+  const VType ta = f_.at(a).type, tb = f_.at(b).type;
+  if (ta.elem == Elem::Int && tb.elem == Elem::Int && ta.rank == 0 && tb.rank == 0 &&
+      (op == "+" || op == "-" || op == "*" || op == "/" || op == "%"))
+    return intArith(op, a, b);
+  a = toReal(a);
+  b = toReal(b);
+  if (op == "*" && !la.isScalar() && !lb.isScalar()) {
+    if (la.shape == Shape::Matrix && lb.shape == Shape::Vector)
+      return kernel("matvec", VType{Elem::Real, 1, {ta.dims[0], ir::kNone}}, {a, b});
+    if (la.shape == Shape::RowVector && lb.shape == Shape::Matrix)
+      return kernel("vecmat", VType{Elem::Real, 1, {tb.dims[1], ir::kNone}}, {a, b});
+    if (la.shape == Shape::Matrix && lb.shape == Shape::Matrix)
+      return kernel("matmul", VType{Elem::Real, 2, {ta.dims[0], tb.dims[1]}}, {a, b});
+    if (la.shape == Shape::RowVector && lb.shape == Shape::Vector) return kernel("dot", realScalar(), {a, b});
+    if (la.shape == Shape::Vector && lb.shape == Shape::RowVector)
+      return kernel("matmul", VType{Elem::Real, 2, {ta.dims[0], tb.dims[0]}}, {a, b});
+  }
+  static const std::map<std::string, std::string> ew = {{"+", "ew_add"}, {"-", "ew_sub"}, {"*", "ew_mul"},
+                                                        {".*", "ew_mul"}, {"/", "ew_div"}, {"./", "ew_div"},
+                                                        {"^", "ew_pow"}, {".^", "ew_pow"}};
+  auto it = ew.find(op);
+  if (it == ew.end()) throw Unsupported{at, "operator '" + op + "'"};
+  return kernel(it->second, broadcastType(f_.at(a).type, f_.at(b).type), {a, b});
+}
+
+ValueId FunctionLowerer::call(const Expr& e) {
+  const std::string& fn = e.text;
+  if (stdlib::findDensityFunction(fn) != nullptr) {
+    std::vector<ValueId> args;
+    for (const ExprPtr& a : e.args) args.push_back(lower(*a));
+    return density(fn, args, e.nameSpan);
+  }
+  if (fn == "rows" || fn == "cols" || fn == "size") {
+    ValueId a = lower(*e.args[0]);
+    const VType& t = f_.at(a).type;
+    const Type& ct = e.args[0]->type;
+    if (fn == "size") {  // an array's outermost dimension; a vector's or matrix's element count
+      if (ct.isArray()) return t.dims[t.rank - 1];
+      return elementCount(t);
+    }
+    if (fn == "cols" && t.rank == 2) return t.dims[1];
+    if (fn == "rows" && t.rank == 1 && ct.shape == Shape::RowVector) return constInt(1);
+    if (fn == "cols" && t.rank == 1 && ct.shape == Shape::Vector) return constInt(1);
+    return t.dims[0];
+  }
+  if (fn == "rep_vector" || fn == "rep_row_vector") {
+    ValueId x = realValue(*e.args[0]);
+    return kernel("fill", VType{Elem::Real, 1, {intExpr(*e.args[1]), ir::kNone}}, {x});
+  }
+  if (fn == "rep_matrix" && e.args[0]->type.isScalar()) {
+    ValueId x = realValue(*e.args[0]);
+    return kernel("fill", VType{Elem::Real, 2, {intExpr(*e.args[1]), intExpr(*e.args[2])}}, {x});
+  }
+  if (fn == "transpose") {
+    ValueId a = realValue(*e.args[0]);
+    const VType& t = f_.at(a).type;
+    if (t.rank == 1) return a;
+    return kernel("transpose", VType{Elem::Real, 2, {t.dims[1], t.dims[0]}}, {a});
+  }
+  if (fn == "to_vector") {  // column-major storage: the same buffer, seen as one vector
+    ValueId a = realValue(*e.args[0]);
+    const VType& t = f_.at(a).type;
+    if (t.rank <= 1) return a;
+    Inst r{Op::Reshape, VType{Elem::Real, 1, {elementCount(t), ir::kNone}}, {a}};
+    return add(r);
+  }
+  std::vector<ValueId> args;
+  for (const ExprPtr& a : e.args) args.push_back(realValue(*a));
+  auto type = [&](size_t i) { return f_.at(args[i]).type; };
+  if (args.size() == 1) {
+    if (fn == "sum" || fn == "mean" || fn == "log_sum_exp") {
+      if (fn == "sum" && e.args[0]->type.base == Base::Int) throw Unsupported{e.span, "sum of ints"};
+      return kernel(fn, realScalar(), args);
+    }
+    if (stdlib::findKernelOp(fn) && stdlib::findKernelOp(fn)->conv == stdlib::CallConv::Unary)
+      return kernel(fn, type(0), args);
+  }
+  if (fn == "dot_product") return kernel("dot", realScalar(), args);
+  if (fn == "pow" || fn == "fmax" || fn == "fmin") return kernel(fn + "2", realScalar(), args);
+  if (fn == "log_sum_exp" && args.size() == 2) return kernel("log_sum_exp2", realScalar(), args);
+  if (fn == "log_mix") return kernel("log_mix", realScalar(), args);
+  throw Unsupported{e.nameSpan, "the function '" + fn + "' with these arguments"};
+}
+
+// `c ? a : b`. A scalar result evaluates only the branch taken, under an if (the checker makes
+// c data-only in the model block, so the gradient reverses it under the same condition); the
+// value goes through a one-element Var. Containers evaluate both branches and copy one.
+ValueId FunctionLowerer::conditional(const Expr& e) {
+  ValueId c = condition(*e.args[0]);
+  bool isInt = e.type.base == Base::Int && e.type.isScalar();
+  auto branchValue = [&](const Expr& x) { return isInt ? lower(x) : realValue(x); };
+  ValueId result;
+  if (e.type.isScalar()) {
+    result = newVar(isInt ? intScalar() : realScalar(), ir::kNone);
+    ValueId begin = add(Inst{Op::IfBegin, intScalar(), {c}});
+    ++nest_;
+    {
+      Scope scope(*this);
+      store(Target{result, {}}, branchValue(*e.args[1]));
+    }
+    --nest_;
+    add(Inst{Op::Else, intScalar(), {begin}});
+    ++nest_;
+    {
+      Scope scope(*this);
+      store(Target{result, {}}, branchValue(*e.args[2]));
+    }
+    --nest_;
+    add(Inst{Op::IfEnd, intScalar(), {begin}});
+  } else {
+    ValueId a = branchValue(*e.args[1]);
+    ValueId b = branchValue(*e.args[2]);
+    result = newVar(f_.at(a).type, ir::kNone);
+    ValueId begin = add(Inst{Op::IfBegin, intScalar(), {c}});
+    ++nest_;
+    store(Target{result, {}}, a);
+    --nest_;
+    add(Inst{Op::Else, intScalar(), {begin}});
+    ++nest_;
+    store(Target{result, {}}, b);
+    --nest_;
+    add(Inst{Op::IfEnd, intScalar(), {begin}});
+  }
+  // Read back like a variable assigned in a branch (see leaveRegion).
+  return isInt || nest_ > 0 ? load(result) : result;
+}
+
+}  // namespace pvi::lower

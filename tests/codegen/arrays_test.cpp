@@ -1,0 +1,150 @@
+// Arrays of vectors and matrices and multi-dimensional arrays, as data, globals, locals and
+// model variables: indexing into them and their use in densities, against the same model
+// written in C++. Data layout: arrays row-major over their indices, each vector or matrix
+// element contiguous (matrices column-major).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "model_harness.hpp"
+
+namespace pvi::test {
+namespace {
+
+const char* kArrays = R"(
+@partition(site)
+data { int K; int D; array[K] vector[D] mu0; array[K] matrix[D, D] Lc; array[2, 3] real A; }
+data per site { int N; array[N] vector[D] y; array[N] int<lower=1, upper=K> z; array[N, 2] int<lower=1, upper=2> c; }
+global { array[K] vector[D] mu; array[2] matrix[D, D] W; real<lower=0> s; }
+local per site { array[2, 3] real u; }
+model {
+  for (k in 1:K) mu[k] ~ normal(mu0[k], 1);
+  for (j in 1:2) to_vector(W[j]) ~ normal(0, 1);
+  s ~ exponential(1);
+  for (i in 1:2) u[i] ~ normal(A[i], s);
+  for (n in 1:N) {
+    y[n] ~ multi_normal_cholesky(mu[z[n]], Lc[z[n]]);
+    target += normal_lpdf(y[n, 1] | W[c[n, 1], 1, 2] + u[c[n, 2], 3], 1);
+  }
+  array[K] vector[D] m;
+  for (k in 1:K) m[k] = W[1] * mu[k] + s;
+  target += -0.5 * dot_product(m[1], m[K]);
+  target += sum(mu[:, 1]) + sum(A[:, 2]) * s + sum(u[2]) + m[2, 1] + m[2][D];
+}
+)";
+
+// log N(y | mu, L L') for a lower-triangular L (column-major D x D).
+double mvnCholesky(const double* y, const double* mu, const double* L, size_t D) {
+  std::vector<double> r(D);
+  double quad = 0, logDet = 0;
+  for (size_t i = 0; i < D; ++i) {
+    double x = y[i] - mu[i];
+    for (size_t j = 0; j < i; ++j) x -= L[i + j * D] * r[j];
+    r[i] = x / L[i + i * D];
+    quad += r[i] * r[i];
+    logDet += std::log(L[i + i * D]);
+  }
+  return -0.5 * static_cast<double>(D) * std::log(2 * M_PI) - logDet - 0.5 * quad;
+}
+
+TEST(Arrays, ArraysOfVectorsMatricesAndTwoDimensionalArrays) {
+  Compiled c = compileModel(kArrays);
+  ASSERT_TRUE(c.jit) << c.errors;
+  std::mt19937_64 rng(51);
+  const size_t K = 3, D = 2, N = 4;
+  std::vector<double> mu0 = randomVector(K * D, rng), A = randomVector(6, rng);
+  std::vector<double> Lc(K * D * D, 0.0);
+  for (size_t k = 0; k < K; ++k) {  // lower-triangular, positive diagonal
+    double* L = &Lc[k * D * D];
+    L[0] = 1.0 + 0.2 * static_cast<double>(k);
+    L[1] = 0.3;
+    L[3] = 0.8;
+  }
+  std::vector<double> y = randomVector(N * D, rng, 1.0);
+  std::vector<int64_t> z = {2, 1, 3, 2}, cc = {1, 2, 2, 2, 1, 1, 2, 1};
+  DataBlock shared, part;
+  shared.addInt(K).addInt(D).addReals(mu0).addReals(Lc).addReals(A);
+  part.addInt(N).addReals(y).addInts(z).addInts(cc);
+  CompiledModel m(c.jit->code(), c.lowered->schema, shared, {part});
+  ASSERT_EQ(m.globalDim(), K * D + 2 * D * D + 1);
+  ASSERT_EQ(m.localDim(0), 6u);
+
+  std::vector<double> zz = randomVector(m.globalDim(), rng), w = randomVector(6, rng);
+  const double* mu = zz.data();                 // mu[k][d] = mu[k * D + d]
+  const double* W = zz.data() + K * D;          // W[j] column-major at j * D * D
+  double s = std::exp(zz[K * D + 2 * D * D]);
+  // Prior: mu, W, s (with its log-Jacobian) and the model variable m.
+  double prior = 0;
+  for (size_t i = 0; i < K * D; ++i) prior += normalLpdf(mu[i], mu0[i], 1);
+  for (size_t i = 0; i < 2 * D * D; ++i) prior += normalLpdf(W[i], 0, 1);
+  prior += -s + std::log(s);
+  std::vector<double> mm(K * D);
+  for (size_t k = 0; k < K; ++k)
+    for (size_t r = 0; r < D; ++r) {
+      double x = 0;
+      for (size_t q = 0; q < D; ++q) x += W[r + q * D] * mu[k * D + q];
+      mm[k * D + r] = x + s;
+    }
+  double dot = 0;
+  for (size_t d = 0; d < D; ++d) dot += mm[d] * mm[(K - 1) * D + d];
+  prior += -0.5 * dot;
+  EXPECT_NEAR(m.priorLogDensity(zz.data(), nullptr, nullptr, nullptr), prior, 1e-12 * std::fabs(prior));
+
+  // The last target += reads the local u: it belongs to the partition factor.
+  double lik = 0;
+  for (size_t k = 0; k < K; ++k) lik += mu[k * D];
+  lik += (A[1] + A[4]) * s + w[3] + w[4] + w[5];
+  lik += mm[1 * D + 0] + mm[1 * D + D - 1];
+  for (size_t i = 0; i < 2; ++i)
+    for (size_t j = 0; j < 3; ++j) lik += normalLpdf(w[i * 3 + j], A[i * 3 + j], s);
+  for (size_t n = 0; n < N; ++n) {
+    size_t k = static_cast<size_t>(z[n] - 1);
+    lik += mvnCholesky(&y[n * D], &mu[k * D], &Lc[k * D * D], D);
+    size_t j = static_cast<size_t>(cc[n * 2] - 1), i = static_cast<size_t>(cc[n * 2 + 1] - 1);
+    lik += normalLpdf(y[n * D], W[j * D * D + 0 + 1 * D] + w[i * 3 + 2], 1);
+  }
+  double got = m.partitionLogDensity(0, zz.data(), w.data(), nullptr, nullptr, nullptr, nullptr);
+  EXPECT_NEAR(got, lik, 1e-12 * std::fabs(lik));
+  checkGradients(m, rng);
+  expectAotBitIdentical(c, shared, {part}, rng, "arrays");
+
+  // The constrained globals come out in the same layout as the data.
+  int64_t dims[3];
+  c.jit->code().constrain_globals_size(shared.pointers(), nullptr, dims);
+  ASSERT_EQ(dims[0], static_cast<int64_t>(m.globalDim()));
+  std::vector<double> out(m.globalDim()), ws(4096);
+  int64_t status = 0;
+  c.jit->code().constrain_globals(zz.data(), nullptr, nullptr, shared.pointers(), nullptr, out.data(), ws.data(),
+                                  static_cast<int64_t>(ws.size() * sizeof(double)), &status);
+  EXPECT_EQ(status, 0);
+  for (size_t i = 0; i + 1 < out.size(); ++i) EXPECT_EQ(out[i], zz[i]);
+  EXPECT_NEAR(out.back(), s, 1e-15);
+}
+
+TEST(Arrays, ElementOutOfRangeIsAnIndexError) {
+  Compiled c = compileModel(R"(
+data { int K; int j; array[K, 2] int g; }
+global { array[K] vector[2] mu; }
+model {
+  for (k in 1:K) mu[k] ~ normal(0, 1);
+  target += mu[g[j, 1], g[j, 2]];
+}
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  for (auto [j, g1, ok] : {std::tuple{1, 2, true}, {0, 1, false}, {3, 1, false}, {1, 3, false}}) {
+    DataBlock shared;
+    shared.addInt(2).addInt(j).addInts({g1, 1, 1, 2});
+    CompiledModel m(c.jit->code(), c.lowered->schema, shared, {});
+    std::vector<double> zz(4, 0.25), gz(4);
+    if (ok) {
+      double expected = 4 * normalLpdf(0.25, 0, 1) + 0.25;
+      EXPECT_NEAR(m.priorLogDensity(zz.data(), nullptr, gz.data(), nullptr), expected, 1e-12);
+      EXPECT_NEAR(gz[2], -0.25 + 1, 1e-12);  // mu[2][1]
+    } else {
+      EXPECT_THROW(m.priorLogDensity(zz.data(), nullptr, gz.data(), nullptr), ModelEvaluationError) << j << " " << g1;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pvi::test

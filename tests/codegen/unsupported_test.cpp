@@ -1,0 +1,90 @@
+// What code generation still refuses: each gives one positioned diagnostic, never a crash.
+#include <gtest/gtest.h>
+
+#include "model_harness.hpp"
+
+namespace pvi::test {
+namespace {
+
+struct Case {
+  const char* what;
+  const char* source;
+  const char* expected;  // "line:col: error: not supported by code generation yet: ..."
+};
+
+const Case kCases[] = {
+    {"size from a loop variable", R"(
+data { int N; }
+global { real mu; }
+model {
+  for (n in 1:N) {
+    vector[n] v = rep_vector(mu, n);
+    target += sum(v);
+  }
+}
+)",
+     "6:5: error: not supported by code generation yet: a size that depends on a loop variable"},
+    {"slice bounds from a loop variable", R"(
+data { int N; }
+global { vector[N] mu; }
+model {
+  for (n in 1:N) target += sum(mu[1:n]);
+}
+)",
+     "5:18: error: not supported by code generation yet: a size that depends on a loop variable"},
+    {"ragged loop reading an assigned variable", R"(
+data { int N; array[N] int g; }
+global { real mu; }
+model {
+  real acc = 0;
+  for (j in 1:N)
+    for (k in 1:g[j])
+      acc += mu * k;
+  target += acc;
+}
+)",
+     "8:7: error: not supported by code generation yet: reading a variable assigned in a loop or branch inside a "
+     "loop whose bounds change"},
+    {"int array as reals", R"(
+data { int N; array[N] int g; }
+global { real mu; }
+model {
+  target += mu * sum(to_vector(g));
+}
+)",
+     "5:3: error: not supported by code generation yet: int arrays where reals are expected"},
+    {"assignment into an indexed slice", R"(
+data { int N; }
+global { real mu; }
+model {
+  vector[N] v = rep_vector(mu, N);
+  v[2:3][1] = mu;
+  target += sum(v);
+}
+)",
+     "6:5: error: not supported by code generation yet: assigning to a part of a slice or multi-index"},
+    {"five dimensions", R"(
+data { int N; array[N, 2, 2] matrix[2, 2] q; }
+global { real mu; }
+model {
+  mu ~ normal(0, 1);
+}
+)",
+     "2:15: error: not supported by code generation yet: more than 4 dimensions in all"},
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.what; }
+
+class Unsupported : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Unsupported, IsAPositionedDiagnostic) {
+  Compiled c = compileModel(GetParam().source);
+  EXPECT_FALSE(c.jit);
+  EXPECT_NE(c.errors.find(GetParam().expected), std::string::npos) << c.errors;
+  EXPECT_EQ(c.errors.find("error"), c.errors.rfind("error")) << "one error only: " << c.errors;
+}
+
+INSTANTIATE_TEST_SUITE_P(CodeGeneration, Unsupported, ::testing::ValuesIn(kCases));
+
+}  // namespace
+}  // namespace pvi::test
