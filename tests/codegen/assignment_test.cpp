@@ -335,6 +335,46 @@ generated {
   for (size_t n = 0; n < N; ++n) EXPECT_EQ(out[n], static_cast<double>((n + 1) * (n + 1)));
 }
 
+// Targets that are not contiguous: a multi-index with repeated indices (the last write wins,
+// and only it gets the gradient) and a row of a matrix.
+TEST(Assignment, MultiIndexAndRowTargets) {
+  Compiled c = compileModel(R"(
+data { int N; array[N] int g; }
+global { vector[N] w; vector[N] b; }
+model {
+  vector[N] v = b;
+  v[g] = w;
+  matrix[2, N] M = rep_matrix(0, 2, N);
+  M[2] = w' .* b';
+  w ~ normal(0, 1);
+  b ~ normal(0, 1);
+  target += 0.1 * dot_product(v, v) + sum(M);
+}
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  std::mt19937_64 rng(38);
+  const size_t N = 4;
+  std::vector<int64_t> g = {2, 4, 2, 1};  // 2 twice: v[2] = w[3]; v[3] keeps b[3]
+  DataBlock shared;
+  shared.addInt(N).addInts(g);
+  CompiledModel model(c.jit->code(), c.lowered->schema, shared, {});
+  std::vector<double> z = randomVector(2 * N, rng);
+  const double *w = z.data(), *b = z.data() + N;
+  std::vector<double> v(b, b + N);
+  for (size_t n = 0; n < N; ++n) v[static_cast<size_t>(g[n] - 1)] = w[n];
+  double lp = 0, vv = 0;
+  for (size_t n = 0; n < N; ++n) lp += normalLpdf(w[n], 0, 1) + normalLpdf(b[n], 0, 1) + w[n] * b[n];
+  for (double x : v) vv += x * x;
+  expectRelNear(priorValue(model, z), lp + 0.1 * vv);
+  checkGradients(model, rng);
+  expectAotBitIdentical(c, shared, {}, rng, "assign-multi-index");
+  // An index out of range in the multi-index is the index status.
+  DataBlock bad;
+  bad.addInt(N).addInts({2, 5, 2, 1});
+  CompiledModel badModel(c.jit->code(), c.lowered->schema, bad, {});
+  EXPECT_THROW(priorValue(badModel, z), ModelEvaluationError);
+}
+
 // An index out of range in an assignment target is the index status, not a crash.
 TEST(Assignment, OutOfRangeTargetIsAnIndexError) {
   Compiled c = compileModel(R"(
