@@ -20,16 +20,19 @@ thread_local ThreadScratch scratch;
 }  // namespace
 
 CompiledModel::CompiledModel(const pvi_model_code& code, const DataSchema& schema, DataBlock shared,
-                             std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels)
-    : code_(code), labels_(std::move(partitionLabels)), shared_(std::move(shared)), partitions_(std::move(partitions)) {
+                             std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels,
+                             DataLocator locator)
+    : code_(code), labels_(std::move(partitionLabels)), locator_(std::move(locator)), shared_(std::move(shared)),
+      partitions_(std::move(partitions)) {
   info_.data = schema;
   initialise(schema);
 }
 
 CompiledModel::CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlock shared,
-                             std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels)
-    : code_(code), info_(std::move(info)), labels_(std::move(partitionLabels)), shared_(std::move(shared)),
-      partitions_(std::move(partitions)) {
+                             std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels,
+                             DataLocator locator)
+    : code_(code), info_(std::move(info)), labels_(std::move(partitionLabels)), locator_(std::move(locator)),
+      shared_(std::move(shared)), partitions_(std::move(partitions)) {
   initialise(info_.data);
   // Concrete shapes, from the data (the shapes functions read no parameters).
   if (code_.shapes_globals != nullptr) {
@@ -74,18 +77,19 @@ void CompiledModel::validate(const DataSchema& schema, const std::vector<std::st
   if (!partitions_.empty() && code_.partition_value == nullptr)
     throw DataError("the model has no partition, but data for " + std::to_string(partitions_.size()) +
                     " partitions were given");
-  validateBlock(schema.shared, shared_, nullptr, code_.shared_counts, code_.shared_check, "data");
+  validateBlock(schema.shared, shared_, nullptr, code_.shared_counts, code_.shared_check, "data",
+                kSharedBlock);
   for (size_t j = 0; j < partitions_.size(); ++j) {
     std::string label = j < labels.size() ? labels[j] : std::to_string(j + 1);
     validateBlock(schema.partition, partitions_[j], partitions_[j].pointers(), code_.partition_counts,
-                  code_.partition_check, "data per " + schema.partitionName + " " + label);
+                  code_.partition_check, "data per " + schema.partitionName + " " + label, j);
   }
 }
 
 // `where` names the block in messages: "data" or "data per client 3".
 void CompiledModel::validateBlock(const std::vector<DataField>& fields, const DataBlock& block,
                                   const void* const* partitionPtrs, pvi_counts_fn counts, pvi_check_fn check,
-                                  const std::string& where) const {
+                                  const std::string& where, size_t blockIndex) const {
   if (block.size() != fields.size()) {
     std::string names;
     for (const DataField& f : fields) names += (names.empty() ? "" : ", ") + f.name;
@@ -125,7 +129,9 @@ void CompiledModel::validateBlock(const std::vector<DataField>& fields, const Da
                                 : std::to_string(block.realAt(static_cast<size_t>(at[0]), i));
     std::string element = f.isScalar ? "'" + f.name + "'" : "'" + f.name + "' element " + std::to_string(i + 1);
     const char* what = at[2] == 1 ? "is below its lower bound" : at[2] == 2 ? "is above its upper bound" : "is NaN";
-    throw DataError(where + ": " + element + (at[2] == 3 ? "" : " = " + value) + " " + what + " (" + f.type + ")");
+    std::string origin = locator_ ? locator_(blockIndex, static_cast<size_t>(at[0]), i) : "";
+    throw DataError(where + ": " + element + (at[2] == 3 ? "" : " = " + value) + " " + what + " (" + f.type + ")" +
+                    (origin.empty() ? "" : "; at " + origin));
   }
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // A FactorModel backed by generated code (JIT or AOT) through the factor ABI, with its data.
+#include <functional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "runtime/abi/factor_abi.h"
@@ -25,17 +27,24 @@ class DataError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Optional: where a data element came from, appended to bound and NaN messages, e.g.
+// "y[5] from data_per_client.csv line 7, column 'y'" (runtime/data's BoundData::locator()).
+// `partition` is kSharedBlock for the shared data; `element` is 0-based, column-major.
+using DataLocator = std::function<std::string(size_t partition, size_t variable, size_t element)>;
+inline constexpr size_t kSharedBlock = static_cast<size_t>(-1);
+
 class CompiledModel : public FactorModel {
  public:
   // Validates the data against the schema (count, kind and size of every variable, bounds, no
   // NaN) before any evaluation; throws DataError. Partition labels name partitions in messages
-  // (default: 1, 2, ...).
+  // (default: 1, 2, ...); a locator, when given, names where a bad element came from.
   CompiledModel(const pvi_model_code& code, const DataSchema& schema, DataBlock shared,
-                std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels = {});
+                std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels = {},
+                DataLocator locator = {});
 
   // With the model's full description: also names, shapes and the output maps below.
   CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlock shared, std::vector<DataBlock> partitions,
-                std::vector<std::string> partitionLabels = {});
+                std::vector<std::string> partitionLabels = {}, DataLocator locator = {});
 
   size_t globalDim() const override { return dimZ_; }
   size_t hyperDim() const override { return dimTheta_; }
@@ -82,13 +91,14 @@ class CompiledModel : public FactorModel {
                                 const void* const* part) const;
   void validate(const DataSchema& schema, const std::vector<std::string>& labels) const;
   void validateBlock(const std::vector<DataField>& fields, const DataBlock& block, const void* const* partitionPtrs,
-                     pvi_counts_fn counts, pvi_check_fn check, const std::string& where) const;
+                     pvi_counts_fn counts, pvi_check_fn check, const std::string& where, size_t blockIndex) const;
   double call(pvi_factor_fn fn, const double* z, const double* w, const double* theta, const void* const* part,
               double* gz, double* gw, double* gtheta) const;
 
   pvi_model_code code_;
   ModelInfo info_;
   std::vector<std::string> labels_;
+  DataLocator locator_;
   VariableLayout parameters_, generatedShared_;
   std::vector<VariableLayout> locals_, generatedPartition_;
   DataBlock shared_;

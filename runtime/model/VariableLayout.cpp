@@ -26,24 +26,45 @@ VariableLayout::VariableLayout(const std::vector<VariableInfo>& vars, const std:
   }
 }
 
+namespace {
+
+// Dimension positions from fastest to slowest.
+std::vector<size_t> fastestFirst(size_t rank, size_t arrayRank) {
+  std::vector<size_t> order;
+  for (size_t d = arrayRank; d < rank; ++d) order.push_back(d);
+  for (size_t d = arrayRank; d-- > 0;) order.push_back(d);
+  return order;
+}
+
+}  // namespace
+
+size_t flatOffset(const std::vector<int64_t>& index, const std::vector<int64_t>& dims, size_t arrayRank) {
+  size_t offset = 0, stride = 1;
+  for (size_t d : fastestFirst(dims.size(), arrayRank)) {
+    offset += static_cast<size_t>(index[d]) * stride;
+    stride *= static_cast<size_t>(dims[d]);
+  }
+  return offset;
+}
+
+std::vector<int64_t> flatIndex(size_t offset, const std::vector<int64_t>& dims, size_t arrayRank) {
+  std::vector<int64_t> index(dims.size(), 0);
+  for (size_t d : fastestFirst(dims.size(), arrayRank)) {
+    const size_t n = dims[d] > 0 ? static_cast<size_t>(dims[d]) : 1;
+    index[d] = static_cast<int64_t>(offset % n);
+    offset /= n;
+  }
+  return index;
+}
+
 std::vector<std::string> VariableLayout::elementNames() const {
   std::vector<std::string> names;
   names.reserve(size_);
   for (const VariableExtent& v : vars_) {
-    // Memory order (docs/compiler.md): the element's own dims fastest, column-major (a matrix's
-    // row index first); then the array dims, the last one fastest (row-major over the array).
-    std::vector<size_t> order;
-    for (size_t d = v.arrayRank; d < v.dims.size(); ++d) order.push_back(d);
-    for (size_t d = v.arrayRank; d-- > 0;) order.push_back(d);
-    std::vector<int64_t> index(v.dims.size(), 1);
     for (size_t i = 0; i < v.size; ++i) {
       std::string n = v.name;
-      for (int64_t k : index) n += "." + std::to_string(k);
+      for (int64_t k : flatIndex(i, v.dims, v.arrayRank)) n += "." + std::to_string(k + 1);
       names.push_back(std::move(n));
-      for (size_t d : order) {
-        if (++index[d] <= v.dims[d]) break;
-        index[d] = 1;
-      }
     }
   }
   return names;

@@ -21,6 +21,13 @@ struct VariableExtent {
   size_t size = 1;            // number of elements
 };
 
+// The flat layout of one variable's values in generated code: the element's own dims fastest,
+// column-major (a matrix's row index first), then the array dims, the last one fastest. `index`
+// and `dims` list the array dims then the element dims, 0-based; arrayRank is how many of them
+// are array dims.
+size_t flatOffset(const std::vector<int64_t>& index, const std::vector<int64_t>& dims, size_t arrayRank);
+std::vector<int64_t> flatIndex(size_t offset, const std::vector<int64_t>& dims, size_t arrayRank);
+
 class VariableLayout {
  public:
   VariableLayout() = default;

@@ -1,0 +1,35 @@
+#pragma once
+// The declared dimensions of a data variable and the checks of actual dimensions against them,
+// shared by the JSON and CSV readers.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/data/DataInputError.hpp"
+#include "runtime/data/SizeExpression.hpp"
+#include "runtime/model/DataSchema.hpp"
+
+namespace pvi {
+
+// Array dims then vector / matrix dims, as size expressions.
+std::vector<std::string> declaredDims(const DataField& field);
+
+// What dimension k counts, for messages: "elements", "rows", "columns", "entries along index 2".
+std::string dimensionWord(const DataField& field, size_t k);
+
+// How a value of this type is written in CmdStan JSON, for messages: "a number", "an array of
+// numbers", "an array of rows (arrays of numbers)", "3 levels of nested arrays".
+std::string jsonShapeWord(const DataField& field);
+
+// The declared size of dimension k, or nullopt when it cannot be evaluated here; throws
+// DataInputError (Shape) at `where` when it evaluates to a negative number.
+std::optional<int64_t> declaredSize(const DataField& field, size_t k, const SizeEnvironment& env,
+                                    const DataLocation& where);
+
+// Throws DataInputError (Shape) at `where` when dimension k is known and differs from `actual`:
+// "'X' has 4 rows, but its type matrix[N, D] needs N = 5".
+void checkDimension(const DataField& field, size_t k, int64_t actual, const SizeEnvironment& env,
+                    const DataLocation& where);
+
+}  // namespace pvi
