@@ -1,0 +1,75 @@
+#include "runtime/output/PartitionLocals.hpp"
+
+#include <stdexcept>
+
+#include "runtime/output/AtomicFile.hpp"
+#include "runtime/output/Numbers.hpp"
+#include "runtime/output/Version.hpp"
+#include "runtime/output/detail/JsonFields.hpp"
+
+namespace pvi::output {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void checkLabel(const std::string& label) {
+  const bool bad = label.empty() || label == "." || label == ".." ||
+                   label.find_first_of(std::string("/\\\n\r\0", 5)) != std::string::npos;
+  if (bad) throw std::invalid_argument("partition label '" + label + "' is not usable as a directory name");
+}
+
+void writeDraws(std::ostream& os, const RunInfo& run, const PartitionLocals& p) {
+  os << "# model = " << run.model << '\n';
+  os << "# partition = " << p.label << '\n';
+  os << "# pvic_version = " << pvicVersion() << '\n';
+  os << "# local_latents = " << p.draws.numParameters << '\n';
+  os << "# generated_quantities = " << p.draws.columns.size() - p.draws.numParameters << '\n';
+  for (std::size_t j = 0; j < p.draws.columns.size(); ++j) os << (j ? "," : "") << p.draws.columns[j];
+  os << '\n';
+  std::string line;
+  for (Eigen::Index i = 0; i < p.draws.values.rows(); ++i) {
+    line.clear();
+    for (Eigen::Index j = 0; j < p.draws.values.cols(); ++j) {
+      if (j) line += ',';
+      appendDouble(line, p.draws.values(i, j));
+    }
+    line += '\n';
+    os << line;
+  }
+}
+
+std::string summaryText(const RunInfo& run, const PartitionLocals& p) {
+  detail::Json locals = detail::Json::array();
+  detail::Json generated = detail::Json::array();
+  for (const ColumnSummary& s : summarise(p.draws, p.analytic)) (s.generated ? generated : locals).push_back(detail::columnJson(s));
+  const detail::Json j{{"format", "pvic-locals-summary/1"},
+                       {"pvic_version", pvicVersion()},
+                       {"model", run.model},
+                       {"partition", p.label},
+                       {"draws", p.draws.values.rows()},
+                       {"quantile_rule", "R type 7"},
+                       {"locals", std::move(locals)},
+                       {"generated_quantities", std::move(generated)}};
+  return detail::dumpJson(j);
+}
+
+}  // namespace
+
+std::vector<fs::path> writePartitionLocals(const fs::path& outDir, const RunInfo& run, const PartitionLocals& p) {
+  checkLabel(p.label);
+  if (static_cast<std::size_t>(p.draws.values.cols()) != p.draws.columns.size() ||
+      p.draws.numParameters > p.draws.columns.size()) {
+    throw std::invalid_argument("partition '" + p.label + "': the local draws' names and columns disagree");
+  }
+  const std::string summary = summaryText(run, p);  // validates `analytic` before anything is written
+  const fs::path dir = outDir / p.label;
+  ensureDirectory(dir);
+  const fs::path draws = dir / "locals.csv";
+  const fs::path json = dir / "locals_summary.json";
+  writeFileAtomically(draws, [&](std::ostream& os) { writeDraws(os, run, p); });
+  writeFileAtomically(json, summary);
+  return {draws, json};
+}
+
+}  // namespace pvi::output

@@ -1,0 +1,30 @@
+#pragma once
+// The machine-readable summary of a fit (JSON; fields in docs/output.md): what was run, the
+// per-column statistics, the ELBO or log-evidence estimate, communication figures, elapsed time
+// and the per-round trace. Non-finite numbers (e.g. an ELBO not evaluated) are written as null.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "runtime/output/Results.hpp"
+#include "runtime/output/Summary.hpp"
+
+namespace pvi::output {
+
+struct FitResults {
+  RunInfo run;
+  std::vector<ColumnSummary> summary;  // parameters and generated quantities (summarise())
+  double elbo = kNaN;                  // final ELBO (free energy) estimate
+  double elboStandardError = kNaN;
+  double logEvidence = kNaN;           // when the algorithm estimates it (EP family)
+  CommunicationTotals communication;   // totals of the whole run
+  double elapsedSeconds = kNaN;
+  std::vector<TraceRow> trace;
+};
+
+inline constexpr const char* kSummaryFormat = "pvic-summary/1";
+
+std::string summaryJson(const FitResults& results);
+void writeSummaryJson(const std::filesystem::path& path, const FitResults& results);
+
+}  // namespace pvi::output

@@ -1,0 +1,107 @@
+// Atomic output files: complete replacement or nothing, clear errors for unwritable paths.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <stdexcept>
+
+#include "OutputTestSupport.hpp"
+#include "runtime/output/AtomicFile.hpp"
+
+namespace pvi::output {
+namespace {
+
+using test::readFile;
+using test::TempDir;
+
+// The message of the OutputError that `f` throws ("" if none).
+template <class F>
+std::string outputErrorOf(F f) {
+  try {
+    f();
+  } catch (const OutputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(AtomicFile, WritesNewFileAndReplacesExistingOne) {
+  TempDir dir;
+  writeFileAtomically(dir / "out.txt", std::string("first\n"));
+  EXPECT_EQ(readFile(dir / "out.txt"), "first\n");
+  writeFileAtomically(dir / "out.txt", [](std::ostream& os) { os << "second " << 2 << '\n'; });
+  EXPECT_EQ(readFile(dir / "out.txt"), "second 2\n");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"out.txt"});  // no temporary file left
+}
+
+TEST(AtomicFile, WriterThatThrowsMidwayLeavesPreviousFileIntactAndNoTemporary) {
+  TempDir dir;
+  writeFileAtomically(dir / "fit.csv", std::string("previous content\n"));
+  EXPECT_THROW(writeFileAtomically(dir / "fit.csv",
+                                   [](std::ostream& os) {
+                                     os << std::string(1 << 20, 'x');  // more than any stream buffer
+                                     os.flush();
+                                     throw std::logic_error("writer failed");
+                                   }),
+               std::logic_error);  // the writer's own exception, unchanged
+  EXPECT_EQ(readFile(dir / "fit.csv"), "previous content\n");
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"fit.csv"});
+}
+
+TEST(AtomicFile, WriterThatThrowsLeavesNoFileWhenThereWasNone) {
+  TempDir dir;
+  EXPECT_THROW(writeFileAtomically(dir / "new.csv", [](std::ostream&) { throw std::runtime_error("no"); }),
+               std::runtime_error);
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(AtomicFile, MissingDirectoryIsReported) {
+  TempDir dir;
+  const auto target = dir / "no_such_dir" / "fit.csv";
+  const std::string message = outputErrorOf([&] { writeFileAtomically(target, std::string("x")); });
+  EXPECT_NE(message.find(target.string()), std::string::npos) << message;
+  EXPECT_NE(message.find("does not exist"), std::string::npos) << message;
+}
+
+TEST(AtomicFile, TargetThatIsADirectoryIsReported) {
+  TempDir dir;
+  std::filesystem::create_directory(dir / "fit.csv");
+  const std::string message = outputErrorOf([&] { writeFileAtomically(dir / "fit.csv", std::string("x")); });
+  EXPECT_NE(message.find("is a directory"), std::string::npos) << message;
+  EXPECT_TRUE(std::filesystem::is_directory(dir / "fit.csv"));
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"fit.csv"});
+}
+
+TEST(AtomicFile, ParentThatIsAFileIsReported) {
+  TempDir dir;
+  writeFileAtomically(dir / "plain", std::string("x"));
+  const std::string message = outputErrorOf([&] { writeFileAtomically(dir / "plain" / "fit.csv", std::string("x")); });
+  EXPECT_NE(message.find("is not a directory"), std::string::npos) << message;
+}
+
+TEST(AtomicFile, ReadOnlyDirectoryIsReported) {
+  TempDir dir;
+  const auto ro = dir / "readonly";
+  std::filesystem::create_directory(ro);
+  writeFileAtomically(ro / "fit.csv", std::string("kept\n"));
+  std::filesystem::permissions(ro, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  if (::access(ro.c_str(), W_OK) == 0) {
+    GTEST_SKIP() << "running with permission to write to a read-only directory (root or CAP_DAC_OVERRIDE), "
+                    "so the permission error cannot occur";
+  }
+  const std::string message = outputErrorOf([&] { writeFileAtomically(ro / "fit.csv", std::string("new\n")); });
+  EXPECT_NE(message.find((ro / "fit.csv").string()), std::string::npos) << message;
+  EXPECT_NE(message.find("Permission denied"), std::string::npos) << message;
+  EXPECT_EQ(readFile(ro / "fit.csv"), "kept\n");
+}
+
+TEST(AtomicFile, EnsureDirectoryCreatesParentsAndRejectsFiles) {
+  TempDir dir;
+  ensureDirectory(dir / "a" / "b");
+  EXPECT_TRUE(std::filesystem::is_directory(dir / "a" / "b"));
+  ensureDirectory(dir / "a" / "b");  // already there: fine
+  writeFileAtomically(dir / "file", std::string("x"));
+  EXPECT_THROW(ensureDirectory(dir / "file"), OutputError);
+}
+
+}  // namespace
+}  // namespace pvi::output
