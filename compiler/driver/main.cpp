@@ -1,7 +1,7 @@
 // pvic: the .pvi compiler driver.
 //
-// Exit codes: 0 the model is valid (warnings allowed), 1 the model is invalid, 2 bad usage or an
-// input/output error.
+// Exit codes: 0 success (a valid model; warnings allowed), 1 an invalid model, data or options,
+// 2 bad usage or an unreadable input, 3 the fit failed, 4 an output could not be written.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -18,6 +18,7 @@
 #include "compiler/ir/Ir.hpp"
 #include "compiler/lower/Lower.hpp"
 #include "compiler/driver/Frontend.hpp"
+#include "compiler/driver/RunCommands.hpp"
 #include "compiler/sema/FactorDump.hpp"
 
 namespace {
@@ -111,8 +112,9 @@ int checkFile(const std::string& path, const CheckOptions& opt) {
 int main(int argc, char** argv) {
   CLI::App app{"pvic: compiler for .pvi probabilistic models with partitioned (federated) inference"};
   app.set_version_flag("--version", std::string("pvic 0.1.0"));
-  app.footer("Exit codes: 0 valid, 1 invalid model, 2 bad usage or I/O error.\n"
-             "Run 'pvic check --help' for the options of a subcommand.");
+  app.footer("Exit codes: 0 success, 1 invalid model, data or options, 2 bad usage or unreadable input,\n"
+             "3 the fit failed, 4 an output could not be written.\n"
+             "Run 'pvic <command> --help' for the options of a command.");
   CheckOptions opt;
   std::string dumpAstFile;
   app.add_option("--dump-ast", dumpAstFile, "Parse and check FILE and print its AST")->type_name("FILE");
@@ -130,6 +132,22 @@ int main(int argc, char** argv) {
   check->add_option("--color", opt.color, "Colour diagnostics")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "always", "never"}));
+
+  std::string runFile, buildFile;
+  pvi::app::DataCli data;
+  pvi::app::FitCli fit;
+  pvi::app::OutputCli output;
+  CLI::App* run = app.add_subcommand("run", "Compile a model (JIT), fit it to data and print the posterior summary");
+  run->add_option("file", runFile, "Model file (.pvi)")->required()->type_name("FILE");
+  pvi::app::addDataOptions(*run, data);
+  pvi::app::addFitOptions(*run, fit, output);
+  pvi::driver::BuildOptions build;
+  CLI::App* buildCmd = app.add_subcommand(
+      "build", "Compile a model into a standalone inference executable (fit, check-data, log-density, info)");
+  buildCmd->add_option("file", buildFile, "Model file (.pvi)")->required()->type_name("FILE");
+  buildCmd->add_option("-o,--output", build.output, "The executable (default: the model file's name without .pvi)")
+      ->type_name("FILE");
+  buildCmd->add_flag("--keep-object", build.keepObject, "Also keep the model's object file, as <output>.o");
 
   try {
     app.parse(argc, argv);
@@ -151,6 +169,8 @@ int main(int argc, char** argv) {
     *flag = true;
     return checkFile(*file, opt);
   }
+  if (run->parsed()) return pvi::driver::runModel(runFile, data, fit, output);
+  if (buildCmd->parsed()) return pvi::driver::buildModel(buildFile, build);
   if (!check->parsed()) {
     std::cerr << app.help();
     return kUsage;

@@ -1,0 +1,73 @@
+#include "pvi/pvi.hpp"
+
+namespace pvi {
+
+namespace {
+
+const double* orNull(const Eigen::VectorXd& v) { return v.size() ? v.data() : nullptr; }
+
+void checkSize(const Eigen::VectorXd& v, std::size_t n, const char* what) {
+  if (static_cast<std::size_t>(v.size()) != n)
+    throw std::invalid_argument(std::string(what) + " has " + std::to_string(v.size()) + " entries; the model needs " +
+                                std::to_string(n));
+}
+
+}  // namespace
+
+double BoundModel::logDensity(const Eigen::VectorXd& z, const std::vector<Eigen::VectorXd>& w,
+                              const Eigen::VectorXd& theta, Eigen::VectorXd* gradZ) const {
+  const CompiledModel& m = *model_;
+  checkSize(z, m.globalDim(), "z");
+  Eigen::VectorXd th = theta.size() ? theta : Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m.hyperDim()));
+  checkSize(th, m.hyperDim(), "theta");
+  if (!w.empty() && w.size() != m.numPartitions())
+    throw std::invalid_argument("w has " + std::to_string(w.size()) + " partitions; the data have " +
+                                std::to_string(m.numPartitions()));
+  Eigen::VectorXd g(z.size()), total = Eigen::VectorXd::Zero(z.size());
+  double value = m.priorLogDensity(z.data(), orNull(th), gradZ ? g.data() : nullptr, nullptr);
+  if (gradZ) total += g;
+  for (std::size_t j = 0; j < m.numPartitions(); ++j) {
+    Eigen::VectorXd wj = w.empty() ? Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m.localDim(j))) : w[j];
+    checkSize(wj, m.localDim(j), "w of a partition");
+    value += m.partitionLogDensity(j, z.data(), orNull(wj), orNull(th), gradZ ? g.data() : nullptr, nullptr, nullptr);
+    if (gradZ) total += g;
+  }
+  if (gradZ) *gradZ = total;
+  return value;
+}
+
+std::vector<std::string> BoundModel::parameterNames() const { return model_->parameterLayout().elementNames(); }
+
+Eigen::VectorXd BoundModel::constrain(const Eigen::VectorXd& z, const Eigen::VectorXd& theta) const {
+  checkSize(z, model_->globalDim(), "z");
+  Eigen::VectorXd th = theta.size() ? theta : Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model_->hyperDim()));
+  checkSize(th, model_->hyperDim(), "theta");
+  std::vector<double> v = model_->constrainGlobals(z.data(), orNull(th));
+  return Eigen::Map<Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+}
+
+Eigen::VectorXd BoundModel::unconstrain(const Eigen::VectorXd& constrained) const {
+  checkSize(constrained, model_->parameterLayout().size(), "the constrained values");
+  std::vector<double> v = model_->unconstrainGlobals(constrained.data());
+  return Eigen::Map<Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+}
+
+Posterior BoundModel::fit(const FitOptions& options, const RoundCallback& afterRound) const {
+  Posterior p;
+  p.code_ = code_;
+  p.model_ = model_;
+  p.result_ = fitModel(*model_, options, afterRound);
+  return p;
+}
+
+Eigen::VectorXd Posterior::constrainedMean() const {
+  const double* theta = result_.theta.empty() ? nullptr : result_.theta.data();
+  std::vector<double> v = model_->constrainGlobals(result_.mean.data(), theta);
+  return Eigen::Map<Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+}
+
+PosteriorDraws Posterior::draws(std::size_t n, std::uint64_t seed) const {
+  return drawPosterior(*model_, result_, n, seed);
+}
+
+}  // namespace pvi

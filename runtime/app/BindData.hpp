@@ -1,0 +1,25 @@
+#pragma once
+// Loads the data named on the command line and binds them to the model, validated.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/app/Cli.hpp"
+#include "runtime/model/CompiledModel.hpp"
+
+namespace pvi::app {
+
+struct BoundModel {
+  std::unique_ptr<CompiledModel> model;
+  std::vector<std::string> dataFiles;  // as given, for output headers
+};
+
+// Throws DataError (a bad file, a value that does not fit the model) or std::invalid_argument
+// (options that do not fit together).
+BoundModel bindData(const LoadedModel& model, const DataCli& data);
+
+// The exit code for an error from bindData: kExitUsage for a data file that cannot be read (or
+// is empty), kExitInvalid otherwise.
+int bindErrorExitCode(const std::exception& e);
+
+}  // namespace pvi::app

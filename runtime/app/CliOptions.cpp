@@ -1,0 +1,75 @@
+#include "runtime/app/Cli.hpp"
+#include "runtime/fit/FitOptions.hpp"
+
+namespace pvi::app {
+
+void addDataOptions(CLI::App& cmd, DataCli& d) {
+  cmd.add_option("--data", d.data, "Shared data (the data block), CmdStan JSON")->type_name("FILE");
+  cmd.add_option("--partition-data", d.partitionData,
+                 "Per-partition data: one CSV file with a partition column, or one CmdStan JSON file per partition "
+                 "(repeat the option)")
+      ->type_name("FILE");
+  cmd.add_option("--partition-label", d.partitionLabels,
+                 "Labels of the JSON partition files, in order (default: each file's name without extension)")
+      ->type_name("LABEL");
+  cmd.add_option("--partition-by", d.partitionBy,
+                 "The CSV column naming each row's partition (default: the model's partition name)")
+      ->type_name("COLUMN");
+  cmd.add_option("--map", d.maps,
+                 "Map a categorical column to integers, e.g. --map y=spam:1,nonspam:0 (repeat per column)")
+      ->type_name("COL=VAL:INT,...");
+  cmd.add_flag("--allow-single-partition", d.allowSinglePartition,
+               "Accept a partition column with only one distinct value");
+}
+
+void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
+  cmd.add_option("--algorithm", f.algorithm, "Inference algorithm (auto picks one and says why)")
+      ->capture_default_str()
+      ->check(CLI::IsMember(algorithmNames()));
+  cmd.add_option("--schedule", f.fit.schedule, "PVI schedule: synchronous or sequential (default: auto)")
+      ->check(CLI::IsMember({"synchronous", "sequential"}));
+  cmd.add_option("--family", f.fit.family, "Gaussian family of q: full or mean-field (default: auto)")
+      ->check(CLI::IsMember({"full", "mean-field"}));
+  cmd.add_option("--rounds", f.fit.rounds, "Most communication rounds (0: auto, 30)")->capture_default_str();
+  cmd.add_option("--round-budget", f.roundBudget, "A hard cap on communication rounds, used by auto (0: none)")
+      ->capture_default_str();
+  cmd.add_option("--damping", f.fit.damping, "Damping rho in (0, 1] (0: auto)")->capture_default_str();
+  cmd.add_option("--tolerance", f.fit.tolerance, "Stop when a round changes q by at most this (relative)")
+      ->capture_default_str();
+  cmd.add_option("--patience", f.fit.patience, "Stop after this many rounds without ELBO gain (0: never)")
+      ->capture_default_str();
+  cmd.add_option("--local-steps", f.fit.localSteps, "Adam steps per client update")->capture_default_str();
+  cmd.add_option("--learning-rate", f.fit.learningRate, "Adam learning rate")->capture_default_str();
+  cmd.add_option("--samples", f.fit.samples, "Monte Carlo draws per Adam step")->capture_default_str();
+  cmd.add_option("--elbo-samples", f.fit.elboSamples, "Draws per client for each round's ELBO estimate")
+      ->capture_default_str();
+  cmd.add_option("--threads", f.fit.threads, "Threads for parallel clients (0: all cores)")->capture_default_str();
+  cmd.add_option("--seed", f.fit.seed, "Random seed")->capture_default_str();
+  cmd.add_option("--theta", f.fit.theta, "Fixed hyperparameters, unconstrained (default: zeros)")
+      ->delimiter(',')
+      ->type_name("X,...");
+  cmd.add_option("--progress", f.progress, "Progress display: auto (on a terminal), always or never")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd.add_option("-o,--output", o.output, "Draws from q in constrained space, Stan CSV")->capture_default_str();
+  cmd.add_option("--draws", o.draws, "Number of draws written")->capture_default_str();
+  cmd.add_option("--summary-json", o.summaryJson, "JSON summary (default: <output stem>-summary.json)")
+      ->type_name("FILE");
+  cmd.add_option("--report", o.reportDir, "Write SVG plots and index.html to DIR")->type_name("DIR");
+  cmd.add_option("--locals-dir", o.localsDir,
+                 "Directory of per-partition local posteriors, one subdirectory per partition "
+                 "(default: <output stem>-locals)")
+      ->type_name("DIR");
+}
+
+void addLogDensityOptions(CLI::App& cmd, LogDensityCli& p) {
+  cmd.add_option("--z", p.z, "Unconstrained globals (default: zeros)")->delimiter(',')->type_name("X,...");
+  cmd.add_option("--w", p.w, "Unconstrained locals of every partition, concatenated in partition order (default: zeros)")
+      ->delimiter(',')
+      ->type_name("X,...");
+  cmd.add_option("--theta", p.theta, "Unconstrained hyperparameters (default: zeros)")
+      ->delimiter(',')
+      ->type_name("X,...");
+}
+
+}  // namespace pvi::app

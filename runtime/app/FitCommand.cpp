@@ -1,0 +1,209 @@
+// `fit` (and `pvic run`): bind the data, fit, write the draws, the summaries, the report and the
+// per-partition local posteriors, and print the summary table.
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+#include "runtime/app/BindData.hpp"
+#include "runtime/app/Cli.hpp"
+#include "runtime/fit/Fit.hpp"
+#include "runtime/fit/PosteriorDraws.hpp"
+#include "runtime/fit/Progress.hpp"
+#include "runtime/model/CompiledModel.hpp"
+#include "runtime/output/AtomicFile.hpp"
+#include "runtime/output/FromPvi.hpp"
+#include "runtime/output/PartitionLocals.hpp"
+#include "runtime/output/Report.hpp"
+#include "runtime/output/StanCsvWriter.hpp"
+#include "runtime/output/Summary.hpp"
+#include "runtime/output/SummaryJson.hpp"
+#include "runtime/output/SummaryTable.hpp"
+
+namespace pvi::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool bounded(const VariableInfo& v) {
+  return v.type.find("lower=") != std::string::npos || v.type.find("upper=") != std::string::npos;
+}
+
+// q's exact marginal of each parameter column whose transform is the identity (unbounded globals).
+std::vector<std::optional<output::AnalyticMoments>> analyticMoments(const CompiledModel& m, const FitResult& f,
+                                                                    std::size_t columns) {
+  std::vector<std::optional<output::AnalyticMoments>> out(columns);
+  for (const VariableExtent& v : m.parameterLayout().variables()) {
+    const VariableInfo* info = nullptr;
+    for (const VariableInfo& g : m.info().globals)
+      if (g.name == v.name) info = &g;
+    if (info == nullptr || bounded(*info)) continue;  // a hyperparameter, or a transformed global
+    for (std::size_t i = 0; i < v.size; ++i) {
+      const auto k = static_cast<Eigen::Index>(v.offset + i);
+      if (k < f.mean.size()) out[v.offset + i] = output::AnalyticMoments{f.mean[k], std::sqrt(f.covariance(k, k))};
+    }
+  }
+  return out;
+}
+
+std::string stem(const std::string& path) {
+  fs::path p(path);
+  return (p.parent_path() / p.stem()).string();
+}
+
+output::RunInfo runInfo(const LoadedModel& lm, const BoundModel& b, const FitCli& f, const FitResult& r,
+                        const OutputCli& o) {
+  output::RunInfo run;
+  run.model = lm.info.name;
+  run.dataFiles = b.dataFiles;
+  run.algorithm = algorithmName(r.choice.algorithm);
+  run.family = r.choice.family == "full" ? "fullrank" : "meanfield";
+  run.options = {{"schedule", r.choice.schedule},
+                 {"damping", std::to_string(r.choice.damping)},
+                 {"max_rounds", std::to_string(r.choice.rounds)},
+                 {"local_steps", std::to_string(f.fit.localSteps)},
+                 {"learning_rate", std::to_string(f.fit.learningRate)},
+                 {"samples", std::to_string(f.fit.samples)},
+                 {"draws", std::to_string(o.draws)},
+                 {"choice", r.choice.reason}};
+  run.seed = f.fit.seed;
+  run.rounds = r.rounds;
+  run.outputFile = o.output;
+  return run;
+}
+
+// Refuses, before a long fit, an output whose directory does not exist or is not a directory.
+void checkOutputDirectory(const std::string& file, const char* option) {
+  const fs::path dir = fs::absolute(file).parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw output::OutputError(file, std::string("directory '") + dir.string() + "' does not exist (" + option + ")");
+}
+
+}  // namespace
+
+int runFit(const std::string& program, const LoadedModel& lm, const DataCli& data, const FitCli& fitCli,
+           const OutputCli& outCli) {
+  BoundModel bound;
+  FitOptions options = fitCli.fit;
+  try {
+    options.algorithm = parseAlgorithm(fitCli.algorithm);
+    if (fitCli.roundBudget > 0) options.roundBudget = fitCli.roundBudget;
+    bound = bindData(lm, data);
+    // Refuses bad options before anything runs, and says what auto picked.
+    std::cout << "algorithm: " << chooseAlgorithm(shapeOf(*bound.model), options).reason << std::endl;
+  } catch (const std::exception& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return bindErrorExitCode(e);
+  }
+  try {
+    checkOutputDirectory(outCli.output, "--output");
+    if (!outCli.summaryJson.empty()) checkOutputDirectory(outCli.summaryJson, "--summary-json");
+  } catch (const output::OutputError& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return kExitOutput;
+  }
+  const CompiledModel& model = *bound.model;
+  if (model.hyperDim() > 0 && options.theta.empty())
+    std::cerr << program << ": warning: the " << model.hyperDim()
+              << " hyperparameter(s) are fixed at 0 on the unconstrained scale (learning them is not implemented "
+                 "yet; set them with --theta)\n";
+
+  const bool showProgress = fitCli.progress == "always" || (fitCli.progress == "auto" && stderrIsTerminal());
+  ProgressDisplay progress(std::cerr, showProgress);
+  FitResult result;
+  try {
+    result = fitModel(model, options, [&](const TraceRecord& r, const AlgorithmChoice& c) { progress.round(r, c); });
+    progress.finish();
+  } catch (const FitConfigurationError& e) {
+    progress.finish();
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return kExitInvalid;
+  } catch (const std::exception& e) {
+    progress.finish();
+    std::cerr << program << ": error: the fit failed: " << e.what() << "\n";
+    return kExitFitFailed;
+  }
+  if (!std::isfinite(result.elbo.value) || !result.mean.allFinite()) {
+    std::cerr << program << ": error: the fit failed: the approximation is not finite\n";
+    return kExitFitFailed;
+  }
+
+  try {
+    const PosteriorDraws draws = drawPosterior(model, result, outCli.draws, options.seed + 1);
+    output::RunInfo run = runInfo(lm, bound, fitCli, result, outCli);
+    // The Stan CSV: parameters and generated quantities, without the three density columns.
+    output::StanCsvDraws csv;
+    const Eigen::Index extra = 3;
+    csv.draws.columns.assign(draws.global.columns.begin() + extra, draws.global.columns.end());
+    csv.draws.values = draws.global.values.rightCols(draws.global.values.cols() - extra);
+    csv.draws.numParameters = model.parameterLayout().size();
+    csv.logP = draws.global.values.col(1);
+    csv.logG = draws.global.values.col(2);
+    const std::vector<double> theta = result.theta;
+    std::vector<double> meanRow = model.constrainGlobals(result.mean.data(), theta.empty() ? nullptr : theta.data());
+    for (double v : model.generateShared(result.mean.data(), theta.empty() ? nullptr : theta.data()))
+      meanRow.push_back(v);
+    csv.mean = Eigen::Map<const Eigen::VectorXd>(meanRow.data(), static_cast<Eigen::Index>(meanRow.size()));
+    output::writeStanCsv(outCli.output, run, csv);
+
+    const auto analytic = analyticMoments(model, result, csv.draws.columns.size());
+    output::FitResults summary;
+    summary.run = run;
+    summary.summary = output::summarise(csv.draws, analytic);
+    summary.elbo = result.elbo.value;
+    summary.elboStandardError = result.elbo.standardError;
+    summary.communication = output::communicationTotals(result.counters);
+    summary.elapsedSeconds = result.seconds;
+    for (const TraceRecord& r : result.trace) summary.trace.push_back(output::traceRow(r));
+    const std::string summaryPath = outCli.summaryJson.empty() ? stem(outCli.output) + "-summary.json"
+                                                               : outCli.summaryJson;
+    output::writeSummaryJson(summaryPath, summary);
+
+    std::vector<std::string> written = {outCli.output, summaryPath};
+    if (!outCli.reportDir.empty()) {
+      output::ReportInput report;
+      report.run = run;
+      report.trace = summary.trace;
+      report.marginals = output::marginalsFromDraws(csv.draws, analytic);
+      output::writeReport(outCli.reportDir, report);
+      written.push_back(outCli.reportDir + "/index.html");
+    }
+    std::size_t localsWritten = 0;
+    const std::string localsDir = outCli.localsDir.empty() ? stem(outCli.output) + "-locals" : outCli.localsDir;
+    for (std::size_t j = 0; j < model.numPartitions(); ++j) {
+      const DrawTable& t = draws.partitions[j];
+      if (t.columns.empty()) continue;
+      if (localsWritten == 0) fs::create_directories(localsDir);
+      output::PartitionLocals locals;
+      locals.label = model.partitionLabels().at(j);
+      locals.draws.columns = t.columns;
+      locals.draws.values = t.values;
+      locals.draws.numParameters = model.localLayout(j).size();
+      output::writePartitionLocals(localsDir, run, locals);
+      ++localsWritten;
+    }
+    if (localsWritten > 0) written.push_back(localsDir + "/<partition>/");
+
+    std::cout << "\n" << output::formatSummaryTable(summary.summary) << "\n";
+    std::printf("ELBO %.6g (standard error %.2g) after %zu rounds%s in %.1f s\n", result.elbo.value,
+                result.elbo.standardError, result.rounds, result.converged ? " (converged)" : "", result.seconds);
+    std::printf("communication: %zu messages up, %zu down; %zu bytes up, %zu down\n", result.counters.messagesUp,
+                result.counters.messagesDown, result.counters.bytesUp, result.counters.bytesDown);
+    if (!result.events.empty())
+      std::printf("%zu events (rejected or damped updates); see the summary JSON\n", result.events.size());
+    for (const std::string& w : written) std::printf("wrote %s\n", w.c_str());
+  } catch (const output::OutputError& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return kExitOutput;
+  } catch (const fs::filesystem_error& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return kExitOutput;
+  } catch (const std::exception& e) {
+    std::cerr << program << ": error: " << e.what() << "\n";
+    return kExitFitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace pvi::app

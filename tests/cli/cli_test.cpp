@@ -1,0 +1,206 @@
+// pvic run end to end on the bundled examples' real data, and its handling of bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "runtime/output/StanCsvReader.hpp"
+
+namespace pvi::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A short fit: the tests check the plumbing and the files, not convergence.
+const std::string kQuick = " --rounds 2 --local-steps 40 --draws 200 --elbo-samples 8 --progress never";
+
+std::string logisticRun(const TempDir& dir) {
+  const std::string ex = example("logistic_regression");
+  return pvic() + " run " + ex + "/model.pvi --data " + ex + "/data.json --partition-data " + ex +
+         "/data_per_client.csv" + kQuick + " -o " + (dir.path / "fit.csv").string();
+}
+
+TEST(PvicRun, LogisticRegressionWritesDrawsSummaryAndTable) {
+  TempDir dir;
+  ProcessResult r = run(logisticRun(dir));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("algorithm: pvi: the model has no local latents"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Mean"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("beta.57"), std::string::npos) << r.out;
+
+  output::StanCsvFile csv = output::readStanCsv(dir.path / "fit.csv");
+  ASSERT_GE(csv.columns.size(), 3u + 58u + 921u);
+  EXPECT_EQ(csv.columns[0], "lp__");
+  EXPECT_EQ(csv.columns[1], "log_p__");
+  EXPECT_EQ(csv.columns[2], "log_g__");
+  EXPECT_EQ(csv.columns[3], "alpha");
+  EXPECT_EQ(csv.columns[4], "beta.1");
+  EXPECT_EQ(csv.columns[60], "beta.57");
+  EXPECT_EQ(csv.columns[61], "p_test.1");
+  EXPECT_EQ(csv.columns.back(), "p_test.921");
+  EXPECT_EQ(csv.draws.rows(), 200);
+  // Predicted probabilities are probabilities; densities are finite.
+  EXPECT_GE(csv.draws.rightCols(921).minCoeff(), 0.0);
+  EXPECT_LE(csv.draws.rightCols(921).maxCoeff(), 1.0);
+  EXPECT_TRUE(csv.draws.col(1).allFinite());
+  EXPECT_TRUE(csv.draws.col(2).allFinite());
+
+  nlohmann::json summary = nlohmann::json::parse(slurp(dir.path / "fit-summary.json"));
+  EXPECT_EQ(summary["trace"].size(), 2u);
+  EXPECT_TRUE(summary["elbo"].is_number()) << summary["elbo"];
+}
+
+TEST(PvicRun, HierarchicalModelWritesEachPartitionsLocalsToItsOwnDirectory) {
+  TempDir dir;
+  const std::string ex = example("hierarchical_logistic");
+  ProcessResult r = run(pvic() + " run " + ex + "/model.pvi --data " + ex + "/data.json --partition-data " + ex +
+              "/data_per_district.csv" + kQuick + " -o " + (dir.path / "fit.csv").string() + " --report " +
+              (dir.path / "report").string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("local latents and 7 global dimensions"), std::string::npos) << r.out;
+  std::size_t partitions = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir.path / "fit-locals")) {
+    ++partitions;
+    output::StanCsvFile locals = output::readStanCsv(e.path() / "locals.csv");
+    EXPECT_EQ(locals.columns, (std::vector<std::string>{"a"})) << e.path();
+    EXPECT_EQ(locals.draws.rows(), 200);
+  }
+  EXPECT_EQ(partitions, 60u);
+  // The global draws file holds the globals only, never a district's intercept.
+  output::StanCsvFile csv = output::readStanCsv(dir.path / "fit.csv");
+  EXPECT_FALSE(csv.columnIndex("a").has_value());
+  EXPECT_TRUE(csv.columnIndex("tau").has_value());
+  EXPECT_GT(csv.draws.col(*csv.columnIndex("tau")).minCoeff(), 0.0);
+  EXPECT_TRUE(fs::exists(dir.path / "report" / "index.html"));
+  EXPECT_TRUE(fs::exists(dir.path / "report" / "elbo.svg"));
+}
+
+TEST(PvicRun, HelpShowsOptionsWithDefaults) {
+  ProcessResult r = run(pvic() + " run --help");
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_NE(r.out.find("--algorithm"), std::string::npos);
+  EXPECT_NE(r.out.find("auto"), std::string::npos);
+  EXPECT_NE(r.out.find("--partition-by"), std::string::npos);
+}
+
+// Bad input: each gets a clear message naming the problem and a documented non-zero exit code.
+struct BadInput : ::testing::Test {
+  TempDir dir;
+  std::string ex = example("logistic_regression");
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir.path / name, std::ios::binary) << text;
+    return (dir.path / name).string();
+  }
+  ProcessResult runWith(const std::string& args) {
+    return run(pvic() + " run " + ex + "/model.pvi" + kQuick + " -o " + (dir.path / "fit.csv").string() + " " + args);
+  }
+  std::string csv() { return " --partition-data " + ex + "/data_per_client.csv"; }
+  std::string json() { return " --data " + ex + "/data.json"; }
+};
+
+TEST_F(BadInput, MissingDataFile) {
+  ProcessResult r = runWith("--data " + (dir.path / "nope.json").string() + csv());
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_NE(r.err.find("nope.json"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, MissingVariable) {
+  nlohmann::json data = nlohmann::json::parse(slurp(ex + "/data.json"));
+  data.erase("prior_sd");
+  ProcessResult r = runWith("--data " + write("d.json", data.dump()) + csv());
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("prior_sd"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, ExtraVariable) {
+  nlohmann::json data = nlohmann::json::parse(slurp(ex + "/data.json"));
+  data["prior_sx"] = 1;
+  ProcessResult r = runWith("--data " + write("d.json", data.dump()) + csv());
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("prior_sx"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, WrongShape) {
+  nlohmann::json data = nlohmann::json::parse(slurp(ex + "/data.json"));
+  data["X_test"][5].erase(0);  // one row one feature short
+  ProcessResult r = runWith("--data " + write("d.json", data.dump()) + csv());
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("X_test"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, OutOfBoundsValue) {
+  nlohmann::json data = nlohmann::json::parse(slurp(ex + "/data.json"));
+  data["prior_sd"] = -1;
+  ProcessResult r = runWith("--data " + write("d.json", data.dump()) + csv());
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("prior_sd"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("lower"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, NaNInPartitionCsvNamesTheLine) {
+  std::string text = slurp(ex + "/data_per_client.csv");
+  // The third line's first feature becomes NaN.
+  std::size_t line3 = text.find('\n', text.find('\n') + 1) + 1;
+  std::size_t cell = text.find(',', text.find(',', line3) + 1) + 1;
+  text.replace(cell, text.find(',', cell) - cell, "NaN");
+  ProcessResult r = runWith(json() + " --partition-data " + write("p.csv", text));
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("p.csv"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("3"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, TruncatedJson) {
+  std::string data = slurp(ex + "/data.json");
+  ProcessResult r = runWith("--data " + write("t.json", data.substr(0, data.size() / 2)) + csv());
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("t.json"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, SinglePartition) {
+  std::string text = slurp(ex + "/data_per_client.csv");
+  std::string one = text.substr(0, text.find('\n') + 1);
+  std::istringstream lines(text.substr(one.size()));
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("1,", 0) == 0) one += line + "\n";
+  ProcessResult r = runWith(json() + " --partition-data " + write("one.csv", one));
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("client"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, UnknownPartitionColumn) {
+  ProcessResult r = runWith(json() + csv() + " --partition-by silo");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("silo"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, UnimplementedAlgorithm) {
+  ProcessResult r = runWith(json() + csv() + " --algorithm sfvi");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("'sfvi' is not implemented yet"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, UnknownAlgorithmIsAUsageError) {
+  ProcessResult r = runWith(json() + csv() + " --algorithm nuts");
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("nuts"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, UnwritableOutput) {
+  ProcessResult r = run(pvic() + " run " + ex + "/model.pvi" + kQuick + json() + csv() + " -o " +
+              (dir.path / "no" / "such" / "dir" / "fit.csv").string());
+  EXPECT_EQ(r.exitCode, 4);
+  EXPECT_NE(r.err.find("fit.csv"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, InvalidModel) {
+  std::string model = write("bad.pvi", "global { real a; } model { a ~ normal(0, s); }");
+  ProcessResult r = run(pvic() + " run " + model + kQuick);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("bad.pvi:1:"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace pvi::test
