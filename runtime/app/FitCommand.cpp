@@ -190,8 +190,12 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
                 result.elbo.standardError, result.rounds, result.converged ? " (converged)" : "", result.seconds);
     std::printf("communication: %zu messages up, %zu down; %zu bytes up, %zu down\n", result.counters.messagesUp,
                 result.counters.messagesDown, result.counters.bytesUp, result.counters.bytesDown);
-    if (!result.events.empty())
-      std::printf("%zu events (rejected or damped updates); see the summary JSON\n", result.events.size());
+    if (!result.events.empty()) {
+      std::fflush(stdout);
+      std::cerr << result.events.size() << " event(s) logged during the fit:\n";
+      for (std::size_t i = 0; i < result.events.size() && i < 5; ++i) std::cerr << "  " << result.events[i] << "\n";
+      if (result.events.size() > 5) std::cerr << "  ... and " << result.events.size() - 5 << " more\n";
+    }
     for (const std::string& w : written) std::printf("wrote %s\n", w.c_str());
   } catch (const output::OutputError& e) {
     std::cerr << program << ": error: " << e.what() << "\n";
