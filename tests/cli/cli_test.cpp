@@ -78,6 +78,19 @@ TEST(PvicRun, HierarchicalModelWritesEachPartitionsLocalsToItsOwnDirectory) {
   EXPECT_TRUE(fs::exists(dir.path / "report" / "elbo.svg"));
 }
 
+TEST(PvicRun, ProgressLineOnRequest) {
+  TempDir dir;
+  std::string command = logisticRun(dir);
+  command.replace(command.find("--progress never"), 16, "--progress always");
+  ProcessResult r = run(command);
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("round 1/2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ELBO"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("elapsed"), std::string::npos) << r.err;
+  ProcessResult quiet = run(logisticRun(dir));  // not a terminal, --progress never: no progress line
+  EXPECT_EQ(quiet.err.find("round 1/"), std::string::npos) << quiet.err;
+}
+
 TEST(PvicRun, HelpShowsOptionsWithDefaults) {
   ProcessResult r = run(pvic() + " run --help");
   EXPECT_EQ(r.exitCode, 0);
@@ -193,6 +206,28 @@ TEST_F(BadInput, UnwritableOutput) {
               (dir.path / "no" / "such" / "dir" / "fit.csv").string());
   EXPECT_EQ(r.exitCode, 4);
   EXPECT_NE(r.err.find("fit.csv"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, PartitionLabelsThatDoNotMatchTheFiles) {
+  std::string row = "[";
+  for (int d = 0; d < 57; ++d) row += (d ? ",0.5" : "0.5");
+  row += "]";
+  const std::string a = write("a.json", R"({"N": 1, "X": [)" + row + R"(], "y": [1]})");
+  ProcessResult r = runWith(json() + " --partition-data " + a + " --partition-data " + a +
+                            " --partition-label north --partition-label south --partition-label east");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("label"), std::string::npos) << r.err;
+}
+
+TEST_F(BadInput, EmptyPartition) {
+  std::string row = "[";
+  for (int d = 0; d < 57; ++d) row += (d ? ",0.5" : "0.5");
+  row += "]";
+  const std::string full = write("full.json", R"({"N": 2, "X": [)" + row + "," + row + R"(], "y": [1, 0]})");
+  const std::string empty = write("empty.json", R"({"N": 0, "X": [], "y": []})");
+  ProcessResult r = runWith(json() + " --partition-data " + full + " --partition-data " + empty);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("empty"), std::string::npos) << r.err;
 }
 
 TEST_F(BadInput, InvalidModel) {
