@@ -45,6 +45,13 @@ class NamedData {
  public:
   using Value = std::variant<int64_t, double, std::vector<int64_t>, Eigen::VectorXd, Eigen::MatrixXd>;
   NamedData& set(const std::string& name, Value value);
+  NamedData& set(const std::string& name, int value) { return set(name, Value(int64_t{value})); }
+  // Any Eigen vector or matrix expression (a column vector binds as a vector).
+  template <class Derived>
+  NamedData& set(const std::string& name, const Eigen::MatrixBase<Derived>& value) {
+    if constexpr (Derived::ColsAtCompileTime == 1) return set(name, Value(Eigen::VectorXd(value)));
+    else return set(name, Value(Eigen::MatrixXd(value)));
+  }
   const std::vector<std::pair<std::string, Value>>& values() const { return values_; }
 
  private:
