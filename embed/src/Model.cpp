@@ -44,17 +44,11 @@ Model Model::fromFile(const std::string& path) {
 
 const ModelInfo& Model::info() const { return impl_->info; }
 
-BoundModel Model::bind(const DataSources& files) const {
-  BoundData d = loadData(impl_->info.data, files);
-  BoundModel b;
-  b.code_ = impl_;
-  b.model_ = std::make_shared<CompiledModel>(impl_->jit->code(), impl_->info, std::move(d.shared),
-                                             std::move(d.partitions), d.labels, d.locator());
-  return b;
-}
+BoundModel Model::bind(const DataSources& files) const { return bindLoaded(loadData(impl_->info.data, files)); }
 
-BoundModel Model::bind(const DataTexts& texts) const {
-  BoundData d = loadDataTexts(impl_->info.data, texts);
+BoundModel Model::bind(const DataTexts& texts) const { return bindLoaded(loadDataTexts(impl_->info.data, texts)); }
+
+BoundModel Model::bindLoaded(BoundData d) const {
   BoundModel b;
   b.code_ = impl_;
   b.model_ = std::make_shared<CompiledModel>(impl_->jit->code(), impl_->info, std::move(d.shared),

@@ -78,6 +78,7 @@ class Model {
 
  private:
   explicit Model(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  BoundModel bindLoaded(BoundData data) const;
   std::shared_ptr<const Impl> impl_;
 };
 
