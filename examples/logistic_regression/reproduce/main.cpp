@@ -169,7 +169,9 @@ int main(int argc, char** argv) {
   app.add_option("--model", s.modelFile, "the .pvi model (default: DATA/model.pvi)");
   app.add_option("--budget", s.budget, "full (10 rounds, 800 Adam steps) or small (5 rounds, 300 steps)")
       ->capture_default_str();
-  app.add_option("--family", s.family, "meanfield or full covariance")->capture_default_str();
+  app.add_option("--family", s.family,
+                 "meanfield or full covariance (full: global VI diverges at these settings, see the README)")
+      ->capture_default_str();
   app.add_option("--splits", s.splits, "which splits: A, B or AB")->capture_default_str();
   app.add_flag("--eigen", s.eigen, "use the hand-written Eigen model instead of the compiled one");
   app.add_option("--csv", s.csv, "write the per-round table to this CSV file");
