@@ -10,6 +10,8 @@
 //     f_0 = priorLogDensity, living on the server, so its updates cost no messages) starts from
 //     N(0, initialPriorScale^2 I) and is updated by the schedules together with the data clients.
 //     Its factor must keep q valid at the start, which is why it does not start flat.
+// A CompiledModel never declares its prior Gaussian; GaussianPriorProbe.hpp recognises one and
+// WithGaussianPrior (runtime/model/) declares it, so that it is held exactly.
 //
 // Partition j of the model is client / factor j + 1. Models with local latents get each client a
 // private mean-field q(w_k), N(0, I) unless given.

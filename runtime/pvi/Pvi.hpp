@@ -7,6 +7,7 @@
 #include "runtime/pvi/Federation.hpp"
 #include "runtime/pvi/FreeEnergy.hpp"
 #include "runtime/pvi/GaussianCalculus.hpp"
+#include "runtime/pvi/GaussianPriorProbe.hpp"
 #include "runtime/pvi/GlobalVI.hpp"
 #include "runtime/pvi/LocalLikelihood.hpp"
 #include "runtime/pvi/LocalOptimiser.hpp"
