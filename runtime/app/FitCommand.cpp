@@ -114,6 +114,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
   FitResult result;
   try {
     result = fitModel(model, options, [&](const TraceRecord& r, const AlgorithmChoice& c) { progress.round(r, c); });
+    std::cout << "prior: " << result.prior << "\n";
     progress.finish();
   } catch (const FitConfigurationError& e) {
     progress.finish();

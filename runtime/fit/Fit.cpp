@@ -5,6 +5,8 @@
 #include <limits>
 #include <thread>
 
+#include "runtime/model/WithGaussianPrior.hpp"
+#include "runtime/pvi/GaussianPriorProbe.hpp"
 #include "runtime/pvi/Pvi.hpp"
 
 namespace pvi {
@@ -47,7 +49,24 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   if (fo.theta.size() != model.hyperDim())
     throw FitConfigurationError("the model has " + std::to_string(model.hyperDim()) + " hyperparameters, but " +
                                 std::to_string(fo.theta.size()) + " values were given");
-  Federation<Family> federation = makeFederation<Family>(model, optimiser, fo);
+  // A compiled model cannot declare its prior Gaussian; when the probe finds it exactly Gaussian
+  // the server holds it exactly as factor 0 instead of refining it like a client.
+  const FactorModel* fitted = &model;
+  std::optional<WithGaussianPrior> exact;
+  std::string prior = "exact Gaussian prior, held by the server as factor 0";
+  if (!model.gaussianPrior()) {
+    PriorProbeResult probe = probeGaussianPrior(model, fo.theta);
+    if (probe.prior) {
+      exact.emplace(model, *probe.prior);
+      fitted = &*exact;
+    } else {
+      prior = "the prior is not Gaussian (" + probe.reason + "): the server refines it as factor 0";
+    }
+  }
+  if (fitted->gaussianPrior() && !exactPriorFactor<Family>(*fitted))
+    prior = "the Gaussian prior has correlations the mean-field family cannot hold: the server refines it as "
+            "factor 0";
+  Federation<Family> federation = makeFederation<Family>(*fitted, optimiser, fo);
 
   const std::size_t threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
   FreeEnergyTracing tracing;
@@ -58,6 +77,7 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   FitResult result;
   result.choice = choice;
   result.theta = fo.theta;
+  result.prior = prior;
   ElboPlateau plateau{o.patience};
   const auto start = std::chrono::steady_clock::now();
   // One round per call, so the caller sees every round; rounds continue the server's numbering,

@@ -27,6 +27,7 @@ struct FitResult {
   Eigen::VectorXd mean;          // q(z) over the unconstrained globals
   Eigen::MatrixXd covariance;    // (diagonal for the mean-field family)
   std::vector<double> theta;     // the fixed hyperparameters used
+  std::string prior;             // how the prior was held (exact, or refined and why)
   std::vector<LocalPosterior> locals;  // per partition (empty entries without locals)
   Estimate elbo;                 // at the end, from FitOptions::elboSamples draws per client
   std::vector<TraceRecord> trace;      // per round (freeEnergy filled every round)

@@ -108,6 +108,8 @@ TEST(Fit, RoundCallbackSeesEveryRoundAndTheTraceMatches) {
     EXPECT_EQ(c.rounds, 4u);
   });
   EXPECT_EQ(seen, (std::vector<std::size_t>{1, 2, 3, 4}));
+  // The N(0, 2^2) prior is found exactly Gaussian and held by the server.
+  EXPECT_EQ(f.prior.rfind("exact Gaussian prior", 0), 0u) << f.prior;
   EXPECT_EQ(f.rounds, 4u);
   ASSERT_EQ(f.trace.size(), 4u);
   EXPECT_EQ(f.counters.rounds, 4u);
@@ -171,6 +173,8 @@ generated { real mu2 = mu * 2; }
   o.rounds = 3;
   FitResult f = fitModel(m, o);
   EXPECT_EQ(f.choice.schedule, "sequential");
+  // tau's half-normal prior on the log scale is not Gaussian: the server refines the prior.
+  EXPECT_EQ(f.prior.rfind("the prior is not Gaussian", 0), 0u) << f.prior;
   ASSERT_EQ(f.locals.size(), 3u);
   EXPECT_EQ(f.locals[2].mean.size(), 1);
   PosteriorDraws d = drawPosterior(m, f, 500, 4);
