@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "compiler/codegen/Jit.hpp"
-#include "compiler/driver/Frontend.hpp"
+#include "compiler/driver/LowerSource.hpp"
 #include "runtime/model/CompiledModel.hpp"
 
 namespace {
@@ -151,27 +151,24 @@ struct Jit {
   std::unique_ptr<pvi::CompiledModel> model;
 };
 
-// The lowered model keeps pointers into the checked program: both live here.
+// The lowered model with the checked program it points into; `errors` when it does not lower.
 struct Lowered {
-  pvi::FrontendResult front;
-  std::optional<pvi::LoweredModel> model;
+  std::unique_ptr<pvi::LoweredSource> source;
   std::string errors;
 };
 
-// On the heap, so that nothing the lowered model points at moves.
-std::unique_ptr<Lowered> lowerExample(const std::string& source) {
-  auto out = std::make_unique<Lowered>(Lowered{pvi::runFrontend("model.pvi", source), std::nullopt, ""});
-  if (out->front.ok()) out->model = pvi::lowerModel(*out->front.checked, *out->front.diags);
-  if (!out->model) out->errors = out->front.diags->brief();
+Lowered lowerExample(const std::string& text) {
+  Lowered out{pvi::lowerSource("model.pvi", text), ""};
+  if (!out.source->model) out.errors = out.source->front.diags->brief();
   return out;
 }
 
 const Jit& jit() {
   static const Jit j = [] {
     const Data& d = data();
-    std::unique_ptr<Lowered> l = lowerExample(readText(exampleDir("hierarchical_logistic") / "model.pvi"));
-    if (!l->model) fail("examples/hierarchical_logistic/model.pvi does not compile:\n" + l->errors);
-    const pvi::LoweredModel* lowered = &*l->model;
+    Lowered l = lowerExample(readText(exampleDir("hierarchical_logistic") / "model.pvi"));
+    if (!l.source->model) fail("examples/hierarchical_logistic/model.pvi does not compile:\n" + l.errors);
+    const pvi::LoweredModel* lowered = &*l.source->model;
     // The hand-written code assumes this layout of z: alpha, b_urban, b_age, b_livch[3], log tau.
     std::string layout;
     for (const pvi::Symbol* s : lowered->globals) layout += (layout.empty() ? "" : ",") + s->name;
@@ -413,13 +410,13 @@ BENCHMARK(HierarchicalHand)->Unit(benchmark::kMicrosecond);
 // Compile latency of examples/clutter, skipped (reported as an error) while lowering rejects it.
 void CompileLatencyClutter(benchmark::State& state) {
   const std::string source = readText(exampleDir("clutter") / "model.pvi");
-  if (std::unique_ptr<Lowered> l = lowerExample(source); !l->model) {
-    state.SkipWithError(("skipped: " + l->errors.substr(0, l->errors.find('\n'))).c_str());
+  if (Lowered l = lowerExample(source); !l.source->model) {
+    state.SkipWithError(("skipped: " + l.errors.substr(0, l.errors.find('\n'))).c_str());
     return;
   }
   for (auto _ : state) {
-    std::unique_ptr<Lowered> l = lowerExample(source);
-    benchmark::DoNotOptimize(pvi::JitModel::compile(*l->model));
+    Lowered l = lowerExample(source);
+    benchmark::DoNotOptimize(pvi::JitModel::compile(*l.source->model));
   }
 }
 BENCHMARK(CompileLatencyClutter)->Name("CompileLatency/clutter")->Unit(benchmark::kMillisecond);

@@ -2,17 +2,14 @@
 
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "compiler/codegen/Jit.hpp"
-#include "compiler/driver/Frontend.hpp"
-#include "compiler/lower/Lower.hpp"
+#include "compiler/driver/LowerSource.hpp"
+#include "compiler/driver/ModelFile.hpp"
 
 namespace pvi::driver {
 
@@ -20,47 +17,27 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The front end and lowering of one file; errors rendered on stderr. The checked program must
-// outlive the lowered model, so both live here.
-struct Lowered {
-  FrontendResult front;
-  std::optional<LoweredModel> model;
-};
-
-// The file's stem, or its directory's name for the examples' "model.pvi".
-std::string modelName(const std::string& file) {
-  fs::path p = fs::absolute(file);
-  if (p.stem() == "model" && p.has_parent_path() && !p.parent_path().filename().empty())
-    return p.parent_path().filename().string();
-  return p.stem().string();
-}
-
-std::unique_ptr<Lowered> lowerFile(const std::string& file) {
-  std::error_code ec;
-  if (fs::is_directory(file, ec)) {
-    std::cerr << "pvic: cannot read '" << file << "': it is a directory\n";
+// The front end and lowering of one file, diagnostics rendered on stderr; null when the file
+// cannot be read (`tooLarge` then says whether it was refused for its size).
+std::unique_ptr<LoweredSource> lowerFile(const std::string& file, bool& tooLarge) {
+  ModelFileText read = readModelFile(file);
+  tooLarge = read.tooLarge;
+  if (!read.text) {
+    std::cerr << (read.tooLarge ? "" : "pvic: ") << read.error << "\n";
     return nullptr;
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    std::cerr << "pvic: cannot read '" << file << "': " << std::strerror(errno) << "\n";
-    return nullptr;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto out = std::make_unique<Lowered>(Lowered{runFrontend(file, text.str()), std::nullopt});
-  if (out->front.ok()) out->model = lowerModel(*out->front.checked, *out->front.diags);
+  std::unique_ptr<LoweredSource> out = lowerSource(file, std::move(*read.text));
   out->front.diags->render(std::cerr, isatty(STDERR_FILENO) == 1);
-  if (!out->model) return out;
-  out->model->info.name = modelName(file);
+  if (out->model) out->model->info.name = modelName(file);
   return out;
 }
 
 }  // namespace
 
 int runModel(const std::string& file, const app::DataCli& data, const app::FitCli& fit, const app::OutputCli& output) {
-  std::unique_ptr<Lowered> l = lowerFile(file);
-  if (!l) return app::kExitUsage;
+  bool tooLarge = false;
+  std::unique_ptr<LoweredSource> l = lowerFile(file, tooLarge);
+  if (!l) return tooLarge ? app::kExitInvalid : app::kExitUsage;
   if (!l->model) return app::kExitInvalid;
   std::unique_ptr<JitModel> jit;
   try {
@@ -77,8 +54,9 @@ int runModel(const std::string& file, const app::DataCli& data, const app::FitCl
 }
 
 int buildModel(const std::string& file, const BuildOptions& options) {
-  std::unique_ptr<Lowered> l = lowerFile(file);
-  if (!l) return app::kExitUsage;
+  bool tooLarge = false;
+  std::unique_ptr<LoweredSource> l = lowerFile(file, tooLarge);
+  if (!l) return tooLarge ? app::kExitInvalid : app::kExitUsage;
   if (!l->model) return app::kExitInvalid;
   const std::string out = options.output.empty() ? fs::path(file).stem().string() : options.output;
   const fs::path tmp = fs::temp_directory_path() / ("pvic-build-" + std::to_string(getpid()));

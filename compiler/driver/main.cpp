@@ -5,12 +5,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "compiler/ad/Reverse.hpp"
 #include "compiler/ast/AstPrint.hpp"
@@ -18,6 +13,7 @@
 #include "compiler/ir/Ir.hpp"
 #include "compiler/lower/Lower.hpp"
 #include "compiler/driver/Frontend.hpp"
+#include "compiler/driver/ModelFile.hpp"
 #include "compiler/driver/RunCommands.hpp"
 #include "compiler/sema/FactorDump.hpp"
 
@@ -26,11 +22,6 @@ namespace {
 constexpr int kValid = 0;
 constexpr int kInvalid = 1;
 constexpr int kUsage = 2;
-// A model is a few kilobytes (Stan's largest are well under 100 KB); a file past this limit is
-// not a model, and parsing it would cost about 0.8 s and 250 MB per MB, so it is refused as
-// invalid.
-constexpr std::streamoff kMaxFileBytes = 1 << 20;
-
 struct CheckOptions {
   std::vector<std::string> files;
   bool factors = false;
@@ -41,44 +32,13 @@ struct CheckOptions {
   std::string color = "auto";
 };
 
-bool readFile(const std::string& path, std::string& text, bool& tooLarge) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    std::cerr << "pvic: cannot read '" << path << "': it is a directory\n";
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "pvic: cannot read '" << path << "': " << std::strerror(errno) << '\n';
-    return false;
-  }
-  in.seekg(0, std::ios::end);
-  std::streamoff size = in.tellg();
-  if (size < 0) {  // not seekable (a pipe): read it whole
-    in.clear();
-    in.seekg(0);
-  } else if (size > kMaxFileBytes) {
-    std::cerr << path << ": error: the file is " << size << " bytes; a model file may be at most " << kMaxFileBytes
-              << " bytes (1 MiB)\n";
-    tooLarge = true;
-    return false;
-  }
-  in.seekg(0);
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  text = buf.str();
-  if (in.bad()) {
-    std::cerr << "pvic: error reading '" << path << "'\n";
-    return false;
-  }
-  return true;
-}
-
 int checkFile(const std::string& path, const CheckOptions& opt) {
-  std::string text;
-  bool tooLarge = false;
-  if (!readFile(path, text, tooLarge)) return tooLarge ? kInvalid : kUsage;
-  pvi::FrontendResult r = pvi::runFrontend(path, std::move(text), opt.maxErrors);
+  pvi::ModelFileText file = pvi::readModelFile(path);
+  if (!file.text) {
+    std::cerr << (file.tooLarge ? "" : "pvic: ") << file.error << '\n';
+    return file.tooLarge ? kInvalid : kUsage;
+  }
+  pvi::FrontendResult r = pvi::runFrontend(path, std::move(*file.text), opt.maxErrors);
   bool color = opt.color == "always" || (opt.color == "auto" && isatty(STDERR_FILENO));
   if (opt.dumpAst && r.checked) pvi::dumpAst(std::cout, r.checked->program, *r.file, r.ok());
   r.diags->render(std::cerr, color);

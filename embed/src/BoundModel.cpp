@@ -23,17 +23,17 @@ double BoundModel::logDensity(const Eigen::VectorXd& z, const std::vector<Eigen:
   if (!w.empty() && w.size() != m.numPartitions())
     throw std::invalid_argument("w has " + std::to_string(w.size()) + " partitions; the data have " +
                                 std::to_string(m.numPartitions()));
-  Eigen::VectorXd g(z.size()), total = Eigen::VectorXd::Zero(z.size());
-  double value = m.priorLogDensity(z.data(), orNull(th), gradZ ? g.data() : nullptr, nullptr);
-  if (gradZ) total += g;
-  for (std::size_t j = 0; j < m.numPartitions(); ++j) {
-    Eigen::VectorXd wj = w.empty() ? Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m.localDim(j))) : w[j];
-    checkSize(wj, m.localDim(j), "w of a partition");
-    value += m.partitionLogDensity(j, z.data(), orNull(wj), orNull(th), gradZ ? g.data() : nullptr, nullptr, nullptr);
-    if (gradZ) total += g;
+  std::vector<Eigen::VectorXd> locals = w;  // default: every partition's locals at 0
+  if (locals.empty())
+    for (std::size_t j = 0; j < m.numPartitions(); ++j)
+      locals.push_back(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m.localDim(j))));
+  std::vector<const double*> wj;
+  for (std::size_t j = 0; j < locals.size(); ++j) {
+    checkSize(locals[j], m.localDim(j), "w of a partition");
+    wj.push_back(orNull(locals[j]));
   }
-  if (gradZ) *gradZ = total;
-  return value;
+  if (gradZ) gradZ->resize(z.size());
+  return jointLogDensity(m, z.data(), wj, orNull(th), gradZ ? gradZ->data() : nullptr);
 }
 
 std::vector<std::string> BoundModel::parameterNames() const { return model_->parameterLayout().elementNames(); }

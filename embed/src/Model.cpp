@@ -1,10 +1,8 @@
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "compiler/codegen/Jit.hpp"
-#include "compiler/driver/Frontend.hpp"
-#include "compiler/lower/Lower.hpp"
+#include "compiler/driver/LowerSource.hpp"
+#include "compiler/driver/ModelFile.hpp"
 #include "pvi/pvi.hpp"
 
 namespace pvi {
@@ -15,31 +13,23 @@ struct Model::Impl {
 };
 
 Model Model::fromString(const std::string& source, const std::string& name) {
-  FrontendResult front = runFrontend(name + ".pvi", source);
-  std::optional<LoweredModel> lowered;
-  if (front.ok()) lowered = lowerModel(*front.checked, *front.diags);
-  if (!lowered) {
+  std::unique_ptr<LoweredSource> l = lowerSource(name + ".pvi", source);
+  if (!l->model) {
     std::ostringstream diags;
-    front.diags->render(diags, false);
+    l->front.diags->render(diags, false);
     throw CompileError("the model '" + name + "' does not compile:\n" + diags.str());
   }
-  lowered->info.name = name;
+  l->model->info.name = name;
   auto impl = std::make_shared<Impl>();
-  impl->jit = JitModel::compile(*lowered);
-  impl->info = lowered->info;
+  impl->jit = JitModel::compile(*l->model);
+  impl->info = l->model->info;
   return Model(std::move(impl));
 }
 
 Model Model::fromFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path)) throw std::runtime_error("cannot read the model file '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  // The file's stem, or its directory's name for the examples' "model.pvi".
-  std::filesystem::path p = std::filesystem::absolute(path);
-  std::string name = p.stem() == "model" && !p.parent_path().filename().empty() ? p.parent_path().filename().string()
-                                                                                 : p.stem().string();
-  return fromString(text.str(), name);
+  ModelFileText read = readModelFile(path);
+  if (!read.text) throw std::runtime_error(read.error);
+  return fromString(*read.text, modelName(path));
 }
 
 const ModelInfo& Model::info() const { return impl_->info; }

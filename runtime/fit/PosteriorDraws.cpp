@@ -1,33 +1,15 @@
 #include "runtime/fit/PosteriorDraws.hpp"
 
-#include <Eigen/Cholesky>
-#include <cmath>
-#include <numbers>
 #include <random>
+
+#include "runtime/families/Gaussian.hpp"
+#include "runtime/pvi/GaussianCalculus.hpp"
 
 namespace pvi {
 
-namespace {
-
-constexpr double kLog2Pi = 1.8378770664093454835606594728112;
-
-double standardNormalLogDensity(const Eigen::VectorXd& eps) {
-  return -0.5 * (eps.squaredNorm() + static_cast<double>(eps.size()) * kLog2Pi);
-}
-
-void fill(std::mt19937_64& rng, Eigen::VectorXd& eps) {
-  std::normal_distribution<double> nd;
-  for (Eigen::Index i = 0; i < eps.size(); ++i) eps[i] = nd(rng);
-}
-
-}  // namespace
-
 PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, std::size_t draws, std::uint64_t seed) {
-  const std::size_t D = model.globalDim(), M = model.numPartitions();
-  Eigen::LLT<Eigen::MatrixXd> llt(fit.covariance);
-  if (llt.info() != Eigen::Success) throw std::runtime_error("the fitted covariance is not positive definite");
-  const Eigen::MatrixXd L = llt.matrixL();
-  const double logDetL = L.diagonal().array().log().sum();
+  const std::size_t M = model.numPartitions();
+  const auto n = static_cast<Eigen::Index>(draws);
 
   PosteriorDraws out;
   out.global.columns = {"lp__", "log_p__", "log_g__"};
@@ -42,38 +24,37 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     t.values.resize(static_cast<Eigen::Index>(draws), static_cast<Eigen::Index>(t.columns.size()));
   }
 
+  // All draws at once: z = m + L eps (one column each), then each partition's w_j, and log q of
+  // every column from the families' densities.
   std::mt19937_64 rng(seed);
+  const FullStandard q{fit.mean, fit.covariance};
+  const Eigen::MatrixXd Z = reparamDraws(q.m, reparamRoot(q), standardNormals(q.dim(), n, rng));
+  Eigen::VectorXd logG = logDensityColumns(q, Z);
+  std::vector<Eigen::MatrixXd> W(M);
+  for (std::size_t j = 0; j < M; ++j) {
+    const LocalPosterior& lp = fit.locals.at(j);
+    if (lp.mean.size() == 0) continue;
+    const MeanFieldStandard qw{lp.mean, lp.sd.array().square()};
+    W[j] = reparamDraws(qw.m, lp.sd, standardNormals(qw.dim(), n, rng));
+    logG += logDensityColumns(qw, W[j]);
+  }
   const double* theta = fit.theta.empty() ? nullptr : fit.theta.data();
-  Eigen::VectorXd eps(static_cast<Eigen::Index>(D));
-  for (std::size_t i = 0; i < draws; ++i) {
-    const auto row = static_cast<Eigen::Index>(i);
-    fill(rng, eps);
-    const Eigen::VectorXd z = fit.mean + L * eps;
-    double logG = standardNormalLogDensity(eps) - logDetL;
-    double logP = model.priorLogDensity(z.data(), theta, nullptr, nullptr);
-    std::vector<Eigen::VectorXd> w(M);
-    for (std::size_t j = 0; j < M; ++j) {
-      const LocalPosterior& lp = fit.locals.at(j);
-      Eigen::VectorXd xi(lp.mean.size());
-      fill(rng, xi);
-      w[j] = lp.mean + lp.sd.cwiseProduct(xi);
-      if (xi.size() > 0) logG += standardNormalLogDensity(xi) - lp.sd.array().log().sum();
-      logP += model.partitionLogDensity(j, z.data(), w[j].size() ? w[j].data() : nullptr, theta, nullptr, nullptr,
-                                        nullptr);
-    }
+  std::vector<const double*> w(M, nullptr);
+  for (Eigen::Index row = 0; row < n; ++row) {
+    const double* z = Z.col(row).data();
+    for (std::size_t j = 0; j < M; ++j) w[j] = W[j].size() ? W[j].col(row).data() : nullptr;
     Eigen::Index col = 0;
     out.global.values(row, col++) = 0.0;
-    out.global.values(row, col++) = logP;
-    out.global.values(row, col++) = logG;
-    for (double v : model.constrainGlobals(z.data(), theta)) out.global.values(row, col++) = v;
-    for (double v : model.generateShared(z.data(), theta)) out.global.values(row, col++) = v;
+    out.global.values(row, col++) = jointLogDensity(model, z, w, theta, nullptr);
+    out.global.values(row, col++) = logG[row];
+    for (double v : model.constrainGlobals(z, theta)) out.global.values(row, col++) = v;
+    for (double v : model.generateShared(z, theta)) out.global.values(row, col++) = v;
     for (std::size_t j = 0; j < M; ++j) {
       Eigen::Index c = 0;
-      const double* wj = w[j].size() ? w[j].data() : nullptr;
       if (model.localDim(j) > 0)
-        for (double v : model.constrainLocals(j, wj)) out.partitions[j].values(row, c++) = v;
+        for (double v : model.constrainLocals(j, w[j])) out.partitions[j].values(row, c++) = v;
       if (model.generatedPartitionLayout(j).size() > 0)
-        for (double v : model.generatePartition(j, z.data(), wj, theta)) out.partitions[j].values(row, c++) = v;
+        for (double v : model.generatePartition(j, z, w[j], theta)) out.partitions[j].values(row, c++) = v;
     }
   }
   return out;

@@ -16,24 +16,40 @@ struct ThreadScratch {
 };
 thread_local ThreadScratch scratch;
 
+// Calls generated code with this thread's workspace, growing it and calling again while the code
+// reports (status > 0) that it needs more. Returns the result; `status` is then 0 or an error.
+template <class Call>
+auto withWorkspace(int64_t& status, Call&& call) {
+  for (;;) {
+    status = 0;
+    auto result = call(scratch.workspace.data(), static_cast<int64_t>(scratch.workspace.size() * sizeof(double)));
+    if (status <= 0) return result;
+    scratch.workspace.resize((static_cast<size_t>(status) + sizeof(double) - 1) / sizeof(double));
+  }
+}
 
 }  // namespace
 
 CompiledModel::CompiledModel(const pvi_model_code& code, const DataSchema& schema, DataBlock shared,
                              std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels,
                              DataLocator locator)
-    : code_(code), labels_(std::move(partitionLabels)), locator_(std::move(locator)), shared_(std::move(shared)),
-      partitions_(std::move(partitions)) {
-  info_.data = schema;
-  initialise(schema);
-}
+    : CompiledModel(code, ModelInfo{.data = schema}, std::move(shared), std::move(partitions),
+                    std::move(partitionLabels), std::move(locator)) {}
 
 CompiledModel::CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlock shared,
                              std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels,
                              DataLocator locator)
     : code_(code), info_(std::move(info)), labels_(std::move(partitionLabels)), locator_(std::move(locator)),
       shared_(std::move(shared)), partitions_(std::move(partitions)) {
-  initialise(info_.data);
+  validate();
+  int64_t dims[3] = {0, 0, 0};
+  code_.prior_dims(shared_.pointers(), nullptr, dims);
+  dimZ_ = static_cast<size_t>(dims[0]);
+  dimTheta_ = static_cast<size_t>(dims[2]);
+  for (const DataBlock& p : partitions_) {
+    code_.partition_dims(shared_.pointers(), p.pointers(), dims);
+    dimW_.push_back(static_cast<size_t>(dims[1]));
+  }
   // Concrete shapes, from the data (the shapes functions read no parameters).
   if (code_.shapes_globals != nullptr) {
     std::vector<double> shapes = output(code_.shapes_globals, code_.shapes_globals_size, nullptr, nullptr, nullptr,
@@ -55,32 +71,21 @@ CompiledModel::CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlo
   }
 }
 
-void CompiledModel::initialise(const DataSchema& schema) {
-  validate(schema, labels_);
-  int64_t dims[3] = {0, 0, 0};
-  code_.prior_dims(shared_.pointers(), nullptr, dims);
-  dimZ_ = static_cast<size_t>(dims[0]);
-  dimTheta_ = static_cast<size_t>(dims[2]);
-  for (const DataBlock& p : partitions_) {
-    code_.partition_dims(shared_.pointers(), p.pointers(), dims);
-    dimW_.push_back(static_cast<size_t>(dims[1]));
-  }
-}
-
 namespace {
 
 std::string kindName(bool isInt) { return isInt ? "an int" : "a real"; }
 
 }  // namespace
 
-void CompiledModel::validate(const DataSchema& schema, const std::vector<std::string>& labels) const {
+void CompiledModel::validate() const {
+  const DataSchema& schema = info_.data;
   if (!partitions_.empty() && code_.partition_value == nullptr)
     throw DataError("the model has no partition, but data for " + std::to_string(partitions_.size()) +
                     " partitions were given");
   validateBlock(schema.shared, shared_, nullptr, code_.shared_counts, code_.shared_check, "data",
                 kSharedBlock);
   for (size_t j = 0; j < partitions_.size(); ++j) {
-    std::string label = j < labels.size() ? labels[j] : std::to_string(j + 1);
+    std::string label = j < labels_.size() ? labels_[j] : std::to_string(j + 1);
     validateBlock(schema.partition, partitions_[j], partitions_[j].pointers(), code_.partition_counts,
                   code_.partition_check, "data per " + schema.partitionName + " " + label, j);
   }
@@ -114,40 +119,31 @@ void CompiledModel::validateBlock(const std::vector<DataField>& fields, const Da
       throw DataError(where + ": '" + fields[k].name + "' has " + std::to_string(block.length(k)) +
                       " values; its type " + fields[k].type + " needs " + std::to_string(expected[k]));
   }
-  for (;;) {
-    int64_t status = 0, at[3] = {0, 0, 0};
-    check(shared_.pointers(), partitionPtrs, scratch.workspace.data(),
-          static_cast<int64_t>(scratch.workspace.size() * sizeof(double)), &status, at);
-    if (status > 0) {
-      scratch.workspace.resize((static_cast<size_t>(status) + sizeof(double) - 1) / sizeof(double));
-      continue;
-    }
-    if (status == 0) return;
-    const DataField& f = fields.at(static_cast<size_t>(at[0]));
-    size_t i = static_cast<size_t>(at[1]);
-    std::string value = f.isInt ? std::to_string(block.intAt(static_cast<size_t>(at[0]), i))
-                                : std::to_string(block.realAt(static_cast<size_t>(at[0]), i));
-    std::string element = f.isScalar ? "'" + f.name + "'" : "'" + f.name + "' element " + std::to_string(i + 1);
-    const char* what = at[2] == 1 ? "is below its lower bound" : at[2] == 2 ? "is above its upper bound" : "is NaN";
-    std::string origin = locator_ ? locator_(blockIndex, static_cast<size_t>(at[0]), i) : "";
-    throw DataError(where + ": " + element + (at[2] == 3 ? "" : " = " + value) + " " + what + " (" + f.type + ")" +
-                    (origin.empty() ? "" : "; at " + origin));
-  }
+  int64_t status = 0, at[3] = {0, 0, 0};
+  withWorkspace(status, [&](void* ws, int64_t bytes) {
+    return check(shared_.pointers(), partitionPtrs, ws, bytes, &status, at);
+  });
+  if (status == 0) return;
+  const DataField& f = fields.at(static_cast<size_t>(at[0]));
+  size_t i = static_cast<size_t>(at[1]);
+  std::string value = f.isInt ? std::to_string(block.intAt(static_cast<size_t>(at[0]), i))
+                              : std::to_string(block.realAt(static_cast<size_t>(at[0]), i));
+  std::string element = f.isScalar ? "'" + f.name + "'" : "'" + f.name + "' element " + std::to_string(i + 1);
+  const char* what = at[2] == 1 ? "is below its lower bound" : at[2] == 2 ? "is above its upper bound" : "is NaN";
+  std::string origin = locator_ ? locator_(blockIndex, static_cast<size_t>(at[0]), i) : "";
+  throw DataError(where + ": " + element + (at[2] == 3 ? "" : " = " + value) + " " + what + " (" + f.type + ")" +
+                  (origin.empty() ? "" : "; at " + origin));
 }
 
 double CompiledModel::call(pvi_factor_fn fn, const double* z, const double* w, const double* theta,
                            const void* const* part, double* gz, double* gw, double* gtheta) const {
-  for (;;) {
-    int64_t status = 0;
-    double v = fn(z, w, theta, shared_.pointers(), part, gz, gw, gtheta, scratch.workspace.data(),
-                  static_cast<int64_t>(scratch.workspace.size() * sizeof(double)), &status);
-    if (status == 0) return v;
-    if (status > 0) {  // the workspace is too small: grow it once and evaluate again
-      scratch.workspace.resize((static_cast<size_t>(status) + sizeof(double) - 1) / sizeof(double));
-      continue;
-    }
+  int64_t status = 0;
+  const double v = withWorkspace(status, [&](void* ws, int64_t bytes) {
+    return fn(z, w, theta, shared_.pointers(), part, gz, gw, gtheta, ws, bytes, &status);
+  });
+  if (status != 0)
     throw ModelEvaluationError("an index is out of range in the model's data (status " + std::to_string(status) + ")");
-  }
+  return v;
 }
 
 double CompiledModel::priorLogDensity(const double* z, const double* theta, double* gradZ, double* gradTheta) const {
@@ -193,19 +189,14 @@ std::vector<double> CompiledModel::output(pvi_output_fn fn, pvi_dims_fn size, co
 std::vector<double> CompiledModel::runOutput(pvi_output_fn fn, size_t n, const double* z, const double* w,
                                              const double* theta, const void* const* part) const {
   std::vector<double> out(n);
-  for (;;) {
-    int64_t status = 0;
-    fn(z, w, theta, shared_.pointers(), part, out.data(), scratch.workspace.data(),
-       static_cast<int64_t>(scratch.workspace.size() * sizeof(double)), &status);
-    if (status == 0) return out;
-    if (status > 0) {
-      scratch.workspace.resize((static_cast<size_t>(status) + sizeof(double) - 1) / sizeof(double));
-      continue;
-    }
-    if (status == PVI_STATUS_VALUE_OUT_OF_BOUNDS)
-      throw std::invalid_argument("a constrained value is outside its variable's bounds");
-    throw ModelEvaluationError("an index is out of range in the model's data (status " + std::to_string(status) + ")");
-  }
+  int64_t status = 0;
+  withWorkspace(status, [&](void* ws, int64_t bytes) {
+    return fn(z, w, theta, shared_.pointers(), part, out.data(), ws, bytes, &status);
+  });
+  if (status == 0) return out;
+  if (status == PVI_STATUS_VALUE_OUT_OF_BOUNDS)
+    throw std::invalid_argument("a constrained value is outside its variable's bounds");
+  throw ModelEvaluationError("an index is out of range in the model's data (status " + std::to_string(status) + ")");
 }
 
 std::vector<double> CompiledModel::constrainGlobals(const double* z, const double* theta) const {

@@ -84,12 +84,11 @@ class CompiledModel : public FactorModel {
                                         const double* theta) const;
 
  private:
-  void initialise(const DataSchema& schema);
   std::vector<double> output(pvi_output_fn fn, pvi_dims_fn size, const double* z, const double* w,
                              const double* theta, const void* const* part) const;
   std::vector<double> runOutput(pvi_output_fn fn, size_t n, const double* z, const double* w, const double* theta,
                                 const void* const* part) const;
-  void validate(const DataSchema& schema, const std::vector<std::string>& labels) const;
+  void validate() const;
   void validateBlock(const std::vector<DataField>& fields, const DataBlock& block, const void* const* partitionPtrs,
                      pvi_counts_fn counts, pvi_check_fn check, const std::string& where, size_t blockIndex) const;
   double call(pvi_factor_fn fn, const double* z, const double* w, const double* theta, const void* const* part,

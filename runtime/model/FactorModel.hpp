@@ -48,4 +48,10 @@ class FactorModel {
   }
 };
 
+// log p(z, w, y | theta): the prior factor plus every partition's factor. w[j] points at
+// partition j's unconstrained locals (w may be empty, or hold null for a partition without
+// locals). When gradZ is not null it receives the gradient over z (globalDim() entries).
+double jointLogDensity(const FactorModel& model, const double* z, const std::vector<const double*>& w,
+                       const double* theta, double* gradZ);
+
 }  // namespace pvi
