@@ -33,7 +33,7 @@ struct Models {
   std::unique_ptr<spam::JitProgram> program =
       spam::compileProgram(PVI_SOURCE_DIR "/examples/logistic_regression/model.pvi");
   pvi::CompiledModel compiledRaw = spam::bindSpamData(*program, data, split);
-  pvi::WithGaussianPrior compiled{compiledRaw, *pvi::probeGaussianPrior(compiledRaw, {}).prior};
+  pvi::WithGaussianPrior compiled{compiledRaw, spam::probedPrior(compiledRaw)};
   spam::EigenLogisticModel eigen{data, split};
 };
 

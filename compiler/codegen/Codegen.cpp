@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "runtime/abi/factor_abi.h"
 #include "stdlib/Ops.hpp"
 
 namespace pvi {
@@ -230,7 +231,7 @@ class Emitter {
         llvm::Value* len = intOf(base.type.dims[base.type.rank - 1]);
         llvm::Value* idx = intOf(i.operands[1]);
         llvm::Value* bad = b_.CreateOr(b_.CreateICmpSLT(idx, i64(1)), b_.CreateICmpSGT(idx, len));
-        failIf(bad, i64(-1));
+        failIf(bad, i64(PVI_STATUS_INDEX_OUT_OF_RANGE));
         if (i.type.elem == Elem::Int && i.type.rank == 0) {  // an int element is a value
           llvm::Value* from = base.op == Op::Data ? dataPointer(base) : ptrOf(i.operands[0]);
           llvm::Value* p = b_.CreateGEP(b_.getInt64Ty(), from, b_.CreateSub(idx, i64(1)));
@@ -482,7 +483,7 @@ class Emitter {
       args.push_back(from);
       args.push_back(ptrOf(dst));
       llvm::Value* st = call("pvi_subscript_store", b_.getInt64Ty(), args);
-      failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_INDEX));
+      failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_INDEX_OUT_OF_RANGE));
     } else if (intScalar) {
       b_.CreateStore(intOf(src), ptrOf(dst));
     } else {
@@ -660,7 +661,7 @@ class Emitter {
     b_.CreateStore(i64(i.imm), where);
     b_.CreateStore(idx, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 1));
     b_.CreateStore(kind, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 2));
-    b_.CreateStore(i64(-3), statusArg());
+    b_.CreateStore(i64(PVI_STATUS_DATA_OUT_OF_BOUNDS), statusArg());
     b_.CreateRet(f64(0.0));
     b_.SetInsertPoint(next);
     idx->addIncoming(b_.CreateAdd(idx, i64(1)), next);
@@ -736,7 +737,7 @@ class Emitter {
       }
       case CallConv::InverseTransform: {  // value only: unconstrain maps are not differentiated
         llvm::Value* st = call(op->value, b_.getInt64Ty(), transformArgs(i, out));
-        failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_OUT_OF_BOUNDS));
+        failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_VALUE_OUT_OF_BOUNDS));
         return;
       }
       case CallConv::Categorical:
@@ -837,7 +838,7 @@ class Emitter {
         llvm::Value *r = intOf(a.dims[0]), *c = intOf(a.dims[1]), *row = intOf(ops[1]);
         llvm::Value* bad = b_.CreateOr(b_.CreateICmpSLT(row, i64(1)), b_.CreateICmpSGT(row, r));
         if (!backward) {
-          failIf(bad, i64(PVI_STATUS_INDEX));
+          failIf(bad, i64(PVI_STATUS_INDEX_OUT_OF_RANGE));
           call(op->value, vd, {r, c, row, ptrOf(ops[0]), out});
         } else {
           call(op->grad, vd, {r, c, row, gOut(), g(0)});
@@ -850,7 +851,7 @@ class Emitter {
           args.push_back(ptrOf(ops[0]));
           args.push_back(out);
           llvm::Value* st = call(op->value, b_.getInt64Ty(), args);
-          failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_INDEX));
+          failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_INDEX_OUT_OF_RANGE));
         } else {
           args.push_back(gOut());
           args.push_back(g(0));
@@ -864,7 +865,7 @@ class Emitter {
         if (!backward) {
           llvm::Value* len = count(at(ops[0]).type);
           llvm::Value* st = call(op->value, b_.getInt64Ty(), {n, idx, len, ptrOf(ops[0]), out});
-          failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_INDEX));
+          failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_INDEX_OUT_OF_RANGE));
         } else {
           call(op->grad, vd, {n, idx, gOut(), g(0)});
         }
@@ -886,9 +887,6 @@ class Emitter {
       }
     }
   }
-
-  static constexpr int64_t PVI_STATUS_INDEX = -1;
-  static constexpr int64_t PVI_STATUS_OUT_OF_BOUNDS = -4;
 
   llvm::Module& m_;
   const ir::Function& f_;

@@ -53,7 +53,6 @@ void FunctionLowerer::analyse(BlockKind kind, const std::set<const Symbol*>& out
   }
   // A declaration that reads a reassigned variable must see the value at its position.
   for (const auto& [s, reads] : initReads_) {
-    if (reassigned_.count(s)) eager_.insert(s);
     for (const Symbol* r : reads)
       if (reassigned_.count(r)) eager_.insert(s);
   }

@@ -156,7 +156,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     summary.elboStandardError = result.elbo.standardError;
     summary.communication = output::communicationTotals(result.counters);
     summary.elapsedSeconds = result.seconds;
-    for (const TraceRecord& r : result.trace) summary.trace.push_back(output::traceRow(r));
+    summary.trace = output::traceRows(result.trace);
     const std::string summaryPath = outCli.summaryJson.empty() ? stem(outCli.output) + "-summary.json"
                                                                : outCli.summaryJson;
     output::writeSummaryJson(summaryPath, summary);

@@ -9,12 +9,6 @@ namespace pvi {
 
 namespace {
 
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return std::string(s);
-}
-
 [[noreturn]] void fail(const std::string& spec, const std::string& why) {
   throw DataInputError(DataErrorKind::Mapping, {},
                        "invalid categorical mapping " + quoted(spec) + ": " + why +
@@ -24,7 +18,7 @@ std::string trim(std::string_view s) {
 }  // namespace
 
 std::optional<int64_t> CategoricalMapping::find(std::string_view label) const {
-  std::string key = trim(label);
+  const std::string key(trimBlanks(label));
   for (const auto& [l, v] : values)
     if (l == key) return v;
   return std::nullopt;
@@ -34,17 +28,17 @@ CategoricalMapping parseCategoricalMapping(const std::string& spec) {
   size_t eq = spec.find('=');
   if (eq == std::string::npos) fail(spec, "no '='");
   CategoricalMapping m;
-  m.column = trim(std::string_view(spec).substr(0, eq));
+  m.column = std::string(trimBlanks(std::string_view(spec).substr(0, eq)));
   if (m.column.empty()) fail(spec, "no column name before '='");
   std::string_view rest = std::string_view(spec).substr(eq + 1);
-  if (trim(rest).empty()) fail(spec, "no LABEL:INT after '='");
+  if (trimBlanks(rest).empty()) fail(spec, "no LABEL:INT after '='");
   std::set<std::string> seen;
   for (;;) {
     size_t comma = rest.find(',');
     std::string_view item = rest.substr(0, comma);
     size_t colon = item.rfind(':');
     if (colon == std::string_view::npos) fail(spec, "item " + quoted(std::string(item)) + " has no ':'");
-    std::string label = trim(item.substr(0, colon));
+    std::string label(trimBlanks(item.substr(0, colon)));
     IntParse value = parseIntText(item.substr(colon + 1));
     if (value.status != NumberStatus::Ok)
       fail(spec, "the value of label " + quoted(label) + " must be an integer, got " +

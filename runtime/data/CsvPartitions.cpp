@@ -13,12 +13,6 @@ namespace pvi {
 
 namespace {
 
-std::string trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return std::string(s);
-}
-
 std::string joinNames(const std::vector<std::string>& names, size_t max = 12) {
   std::string s;
   for (size_t i = 0; i < names.size() && i < max; ++i) s += (i ? ", " : "") + names[i];
@@ -91,7 +85,7 @@ class Reader {
   void readHeader() {
     std::map<std::string, size_t> seen;
     for (size_t c = 0; c < table_.header.size(); ++c) {
-      std::string name = trim(table_.header[c]);
+      std::string name(trimBlanks(table_.header[c]));
       if (name.empty())
         throw DataInputError(DataErrorKind::Syntax, at(table_.headerLine),
                              "column " + std::to_string(c + 1) + " of the header has no name");
@@ -125,7 +119,7 @@ class Reader {
       throw DataInputError(DataErrorKind::Partition, at(table_.headerLine), "the CSV file has a header but no rows");
     std::map<std::string, size_t> index;
     for (size_t r = 0; r < table_.rows.size(); ++r) {
-      std::string label = trim(table_.rows[r][partitionColumn_]);
+      std::string label(trimBlanks(table_.rows[r][partitionColumn_]));
       if (label.empty())
         throw DataInputError(DataErrorKind::Partition, {.file = src_.name, .line = table_.lines[r], .field = partitionBy_},
                              "the partition label is empty");
@@ -249,7 +243,7 @@ class Reader {
   bool inferable(const DataField& f) const {
     if (!f.isInt || !f.isScalar) return false;
     for (const FieldPlan& p : plans_)
-      if (p.rowIndexed && trim(declaredDims(*p.field)[0]) == f.name) return true;
+      if (p.rowIndexed && trimBlanks(declaredDims(*p.field)[0]) == f.name) return true;
     return false;
   }
 
@@ -286,42 +280,45 @@ class Reader {
   Cell cell(const FieldPlan& p, size_t c, size_t r, size_t part) const {
     const DataField& f = *p.field;
     const std::string& text = table_.rows[r][c];
-    DataLocation where{.file = src_.name, .line = table_.lines[r], .partitionName = schema_.partitionName,
-                       .partition = labels_[part], .variable = f.name, .field = header_[c]};
+    // Built only for messages: this runs for every cell.
+    auto where = [&] {
+      return DataLocation{.file = src_.name, .line = table_.lines[r], .partitionName = schema_.partitionName,
+                          .partition = labels_[part], .variable = f.name, .field = header_[c]};
+    };
     auto mapped = columnMapping_.find(c);
     if (mapped != columnMapping_.end()) {
       std::optional<int64_t> v = mapped->second->find(text);
       if (!v) {
         std::vector<std::string> labels;
         for (const auto& [l, n] : mapped->second->values) labels.push_back(quoted(l));
-        throw DataInputError(DataErrorKind::Mapping, where,
+        throw DataInputError(DataErrorKind::Mapping, where(),
                              "the value " + quoted(text) + " is not in the categorical mapping of column '" +
                                  header_[c] + "' (which maps " + joinNames(labels) + ")");
       }
       return {*v, static_cast<double>(*v)};
     }
-    std::string t = trim(text);
+    const std::string_view t = trimBlanks(text);
     if (t.empty() || t == "NA")
-      throw DataInputError(DataErrorKind::Value, where,
+      throw DataInputError(DataErrorKind::Value, where(),
                            (t.empty() ? std::string("empty value") : "missing value " + quoted(text)) +
                                ": the model's data cannot have missing values (remove or impute them first)");
     if (f.isInt) {
       IntParse v = parseIntText(t);
       if (v.status == NumberStatus::Ok) return {v.value, static_cast<double>(v.value)};
       if (v.status == NumberStatus::OutOfRange)
-        throw DataInputError(DataErrorKind::Value, where, "the value " + quoted(text) + " is out of the int range");
+        throw DataInputError(DataErrorKind::Value, where(), "the value " + quoted(text) + " is out of the int range");
       if (v.status == NumberStatus::NotAnInt)
-        throw DataInputError(DataErrorKind::Type, where,
+        throw DataInputError(DataErrorKind::Type, where(),
                              "'" + f.name + "' is an int (" + f.type + "), but the value is " + quoted(text) +
                                  " (ints are written without a decimal point or exponent)");
-      throw notANumber(where, c, text);
+      throw notANumber(where(), c, text);
     }
     RealParse v = parseRealText(t);
     if (v.status == NumberStatus::OutOfRange)
-      throw DataInputError(DataErrorKind::Value, where, "the value " + quoted(text) + " is out of the range of a double");
-    if (v.status != NumberStatus::Ok) throw notANumber(where, c, text);
+      throw DataInputError(DataErrorKind::Value, where(), "the value " + quoted(text) + " is out of the range of a double");
+    if (v.status != NumberStatus::Ok) throw notANumber(where(), c, text);
     if (v.value != v.value)
-      throw DataInputError(DataErrorKind::Value, where,
+      throw DataInputError(DataErrorKind::Value, where(),
                            "the value is NaN: the model's data cannot hold NaN (remove or impute missing values first)");
     return {0, v.value};
   }
@@ -330,7 +327,7 @@ class Reader {
     // Suggest a mapping over the column's labels (its non-numeric values, sorted).
     std::set<std::string> labels;
     for (const auto& row : table_.rows) {
-      std::string t = trim(row[c]);
+      std::string t(trimBlanks(row[c]));
       if (!t.empty() && t != "NA" && parseRealText(t).status == NumberStatus::NotANumber) labels.insert(t);
       if (labels.size() > 8) break;
     }
@@ -354,7 +351,8 @@ class Reader {
     // Values of column c, which must be the same on every row of the partition.
     auto constant = [&](const FieldPlan& p, size_t c) {
       Cell v = cell(p, c, rows[0], part);
-      for (size_t r : rows) {
+      for (size_t i = 1; i < rows.size(); ++i) {
+        const size_t r = rows[i];
         Cell w = cell(p, c, r, part);
         if (!(w == v))
           throw DataInputError(
@@ -362,8 +360,8 @@ class Reader {
               {.file = src_.name, .line = table_.lines[r], .partitionName = schema_.partitionName, .partition = label,
                .variable = p.field->name, .field = header_[c]},
               "'" + p.field->name + "' (" + p.field->type + ") must be constant within " +
-                  partitionPhrase(schema_.partitionName, label) + ", but this row has " + quoted(trim(table_.rows[r][c])) +
-                  " and line " + std::to_string(first) + " has " + quoted(trim(table_.rows[rows[0]][c])));
+                  partitionPhrase(schema_.partitionName, label) + ", but this row has " + quoted(std::string(trimBlanks(table_.rows[r][c]))) +
+                  " and line " + std::to_string(first) + " has " + quoted(std::string(trimBlanks(table_.rows[rows[0]][c]))));
       }
       return v;
     };

@@ -111,7 +111,7 @@ class ValueReader {
     if (f_.isInt) ints_.assign(total, 0);
     else reals_.assign(total, 0.0);
     std::vector<int64_t> index(rank_, 0);
-    walk(value, 0, 0, 1, index);
+    walk(value, 0, index);
     return dims_;
   }
 
@@ -119,7 +119,7 @@ class ValueReader {
   std::vector<double> reals_;
 
  private:
-  void walk(const json& node, size_t k, size_t offset, size_t stride, std::vector<int64_t>& index) {
+  void walk(const json& node, size_t k, std::vector<int64_t>& index) {
     if (k == rank_) {
       if (node.is_array())
         fail(DataErrorKind::Shape, "'" + f_.name + "' (" + f_.type + ") must be " + jsonShapeWord(f_) + "; " +
@@ -135,7 +135,7 @@ class ValueReader {
     }
     for (size_t i = 0; i < node.size(); ++i) {
       index[k] = static_cast<int64_t>(i);
-      walk(node[i], k + 1, offset + i * stride, stride * static_cast<size_t>(dims_[k]), index);
+      walk(node[i], k + 1, index);
     }
   }
 
@@ -147,21 +147,22 @@ class ValueReader {
   }
 
   void leaf(const json& v, size_t offset, const std::vector<int64_t>& index) {
-    std::string at = path(f_.name, index, rank_);
+    // The element's name, for messages only.
+    auto at = [&] { return path(f_.name, index, rank_); };
     if (v.is_string() && mapping_ != nullptr) {
       std::optional<int64_t> mapped = mapping_->find(v.get<std::string>());
       if (!mapped)
-        fail(DataErrorKind::Mapping, at + " is " + typeWord(v) + ", which the categorical mapping of '" + f_.name +
+        fail(DataErrorKind::Mapping, at() + " is " + typeWord(v) + ", which the categorical mapping of '" + f_.name +
                                          "' does not list");
       store(*mapped, offset);
       return;
     }
     if (mapping_ != nullptr)
-      fail(DataErrorKind::Mapping, at + " is " + typeWord(v) + "; '" + f_.name +
+      fail(DataErrorKind::Mapping, at() + " is " + typeWord(v) + "; '" + f_.name +
                                        "' has a categorical mapping, so every value must be one of its labels");
     if (f_.isInt) {
       if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-        fail(DataErrorKind::Value, at + " = " + v.dump() + " is out of the int range");
+        fail(DataErrorKind::Value, at() + " = " + v.dump() + " is out of the int range");
       if (v.is_number_integer()) {
         ints_[offset] = v.get<int64_t>();
         return;
@@ -171,7 +172,7 @@ class ValueReader {
                            ? "; to use labels, give a categorical mapping, e.g. --map " + f_.name + "=" +
                                  v.get<std::string>() + ":1"
                            : "";
-      fail(DataErrorKind::Type, at + " must be an int (" + f_.type + "); got " + typeWord(v) + hint);
+      fail(DataErrorKind::Type, at() + " must be an int (" + f_.type + "); got " + typeWord(v) + hint);
     }
     if (v.is_number()) {
       reals_[offset] = v.get<double>();
@@ -179,14 +180,14 @@ class ValueReader {
     }
     if (v.is_string() && isSpecialRealText(v.get<std::string>())) {
       double x = parseRealText(v.get<std::string>()).value;
-      if (x != x) fail(DataErrorKind::Value, at + " is NaN; the model's data cannot hold NaN (missing values must be removed or imputed first)");
+      if (x != x) fail(DataErrorKind::Value, at() + " is NaN; the model's data cannot hold NaN (missing values must be removed or imputed first)");
       reals_[offset] = x;
       return;
     }
     std::string hint = v.is_string() ? "; to use labels, give a categorical mapping, e.g. --map " + f_.name + "=" +
                                            v.get<std::string>() + ":1"
                                      : "";
-    fail(DataErrorKind::Type, at + " must be a real number (" + f_.type + "); got " + typeWord(v) + hint);
+    fail(DataErrorKind::Type, at() + " must be a real number (" + f_.type + "); got " + typeWord(v) + hint);
   }
 
   void store(int64_t value, size_t offset) {

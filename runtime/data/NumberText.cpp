@@ -9,13 +9,13 @@
 
 namespace pvi {
 
-namespace {
-
-std::string_view trim(std::string_view s) {
+std::string_view trimBlanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
+
+namespace {
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -80,10 +80,10 @@ bool underflows(std::string_view s) {
 
 }  // namespace
 
-bool isSpecialRealText(std::string_view text) { return special(trim(text)).has_value(); }
+bool isSpecialRealText(std::string_view text) { return special(trimBlanks(text)).has_value(); }
 
 IntParse parseIntText(std::string_view text) {
-  std::string_view s = trim(text);
+  std::string_view s = trimBlanks(text);
   std::string_view digits = s;
   if (!digits.empty() && (digits.front() == '+' || digits.front() == '-')) digits.remove_prefix(1);
   if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) {
@@ -100,7 +100,7 @@ IntParse parseIntText(std::string_view text) {
 }
 
 RealParse parseRealText(std::string_view text) {
-  std::string_view s = trim(text);
+  std::string_view s = trimBlanks(text);
   if (std::optional<double> v = special(s)) return {NumberStatus::Ok, *v};
   std::string_view body = s;
   if (!body.empty() && (body.front() == '+' || body.front() == '-')) body.remove_prefix(1);

@@ -23,6 +23,9 @@ struct RealParse {
 IntParse parseIntText(std::string_view text);
 RealParse parseRealText(std::string_view text);
 
+// `text` without its leading and trailing spaces and tabs (the blanks every CSV cell may carry).
+std::string_view trimBlanks(std::string_view text);
+
 // True when the text is NaN / Inf / Infinity with an optional sign (any case).
 bool isSpecialRealText(std::string_view text);
 

@@ -28,32 +28,32 @@ VariableLayout::VariableLayout(const std::vector<VariableInfo>& vars, const std:
 
 namespace {
 
-// Dimension positions from fastest to slowest.
-std::vector<size_t> fastestFirst(size_t rank, size_t arrayRank) {
-  std::vector<size_t> order;
-  for (size_t d = arrayRank; d < rank; ++d) order.push_back(d);
-  for (size_t d = arrayRank; d-- > 0;) order.push_back(d);
-  return order;
+// Calls visit(d) for every dimension position from fastest to slowest (no allocation: this runs
+// for every value loaded and every element named).
+template <class Visit>
+void fastestFirst(size_t rank, size_t arrayRank, Visit&& visit) {
+  for (size_t d = arrayRank; d < rank; ++d) visit(d);
+  for (size_t d = arrayRank; d-- > 0;) visit(d);
 }
 
 }  // namespace
 
 size_t flatOffset(const std::vector<int64_t>& index, const std::vector<int64_t>& dims, size_t arrayRank) {
   size_t offset = 0, stride = 1;
-  for (size_t d : fastestFirst(dims.size(), arrayRank)) {
+  fastestFirst(dims.size(), arrayRank, [&](size_t d) {
     offset += static_cast<size_t>(index[d]) * stride;
     stride *= static_cast<size_t>(dims[d]);
-  }
+  });
   return offset;
 }
 
 std::vector<int64_t> flatIndex(size_t offset, const std::vector<int64_t>& dims, size_t arrayRank) {
   std::vector<int64_t> index(dims.size(), 0);
-  for (size_t d : fastestFirst(dims.size(), arrayRank)) {
+  fastestFirst(dims.size(), arrayRank, [&](size_t d) {
     const size_t n = dims[d] > 0 ? static_cast<size_t>(dims[d]) : 1;
     index[d] = static_cast<int64_t>(offset % n);
     offset /= n;
-  }
+  });
   return index;
 }
 

@@ -26,10 +26,10 @@ TraceRow traceRow(const TraceRecord& r) {
   return row;
 }
 
-std::vector<TraceRow> traceRows(const Trace& trace) {
+std::vector<TraceRow> traceRows(std::span<const TraceRecord> records) {
   std::vector<TraceRow> rows;
-  rows.reserve(trace.records().size());
-  for (const TraceRecord& r : trace.records()) rows.push_back(traceRow(r));
+  rows.reserve(records.size());
+  for (const TraceRecord& r : records) rows.push_back(traceRow(r));
   return rows;
 }
 

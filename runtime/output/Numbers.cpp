@@ -23,17 +23,13 @@ void appendDouble(std::string& out, double x) {
   out.append(buf.data(), result.ptr);
 }
 
-std::string formatDouble(double x) {
-  std::string s;
-  appendDouble(s, x);
-  return s;
-}
-
 namespace {
 
 bool equalsIgnoringCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return std::tolower(x) == std::tolower(y); });
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
 }
 
 }  // namespace
@@ -53,10 +49,9 @@ std::optional<double> parseDouble(std::string_view text) {
   if (body.empty() || body.front() == '+' || body.front() == '-') return std::nullopt;
   double value = 0.0;
   const auto result = std::from_chars(body.data(), body.data() + body.size(), value);
-  // result_out_of_range: the text is a valid number whose magnitude overflows or underflows.
-  if (result.ptr != body.data() + body.size()) return std::nullopt;
-  if (result.ec == std::errc::result_out_of_range) return std::nullopt;
-  if (result.ec != std::errc()) return std::nullopt;
+  // Refused: trailing text, or a valid number whose magnitude overflows or underflows
+  // (result_out_of_range).
+  if (result.ptr != body.data() + body.size() || result.ec != std::errc()) return std::nullopt;
   return negative ? -value : value;
 }
 

@@ -8,7 +8,6 @@
 
 namespace pvi::output {
 
-std::string formatDouble(double x);
 void appendDouble(std::string& out, double x);
 
 // The whole of `text` must be a number; std::nullopt otherwise.

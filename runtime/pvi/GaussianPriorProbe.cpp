@@ -7,6 +7,7 @@
 #include <random>
 
 #include "runtime/families/StandardNormal.hpp"
+#include "runtime/pvi/GaussianCalculus.hpp"
 
 namespace pvi {
 namespace {
@@ -101,13 +102,10 @@ PriorProbeResult probeGaussianPrior(const FactorModel& model, const std::vector<
     }
   }
 
-  const Eigen::MatrixXd S = llt.solve(Eigen::MatrixXd::Identity(d, d));
+  const Eigen::MatrixXd S = symmetricPart(llt.solve(Eigen::MatrixXd::Identity(d, d)));
   GaussianPrior prior;
   prior.mean.assign(m.data(), m.data() + d);
-  prior.covariance.resize(static_cast<std::size_t>(d * d));
-  for (Eigen::Index i = 0; i < d; ++i)
-    for (Eigen::Index j = 0; j < d; ++j)
-      prior.covariance[static_cast<std::size_t>(i * d + j)] = 0.5 * (S(i, j) + S(j, i));
+  prior.covariance.assign(S.data(), S.data() + d * d);  // symmetric: row-major = column-major
   out.prior = std::move(prior);
   return out;
 }

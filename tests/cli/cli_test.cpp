@@ -111,6 +111,12 @@ struct BadInput : ::testing::Test {
     return run(pvic() + " run " + ex + "/model.pvi" + kQuick + " -o " + (dir.path / "fit.csv").string() + " " + args);
   }
   std::string csv() { return " --partition-data " + ex + "/data_per_client.csv"; }
+  // One e-mail's 57 features as a JSON array.
+  static std::string featureRow() {
+    std::string row = "[";
+    for (int d = 0; d < 57; ++d) row += (d ? ",0.5" : "0.5");
+    return row + "]";
+  }
   std::string json() { return " --data " + ex + "/data.json"; }
 };
 
@@ -161,8 +167,8 @@ TEST_F(BadInput, NaNInPartitionCsvNamesTheLine) {
   text.replace(cell, text.find(',', cell) - cell, "NaN");
   ProcessResult r = runWith(json() + " --partition-data " + write("p.csv", text));
   EXPECT_EQ(r.exitCode, 1);
-  EXPECT_NE(r.err.find("p.csv"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("p.csv:3:"), std::string::npos) << r.err;  // the file and the line of the NaN
+  EXPECT_NE(r.err.find("NaN"), std::string::npos) << r.err;
 }
 
 TEST_F(BadInput, TruncatedJson) {
@@ -209,10 +215,7 @@ TEST_F(BadInput, UnwritableOutput) {
 }
 
 TEST_F(BadInput, PartitionLabelsThatDoNotMatchTheFiles) {
-  std::string row = "[";
-  for (int d = 0; d < 57; ++d) row += (d ? ",0.5" : "0.5");
-  row += "]";
-  const std::string a = write("a.json", R"({"N": 1, "X": [)" + row + R"(], "y": [1]})");
+  const std::string a = write("a.json", R"({"N": 1, "X": [)" + featureRow() + R"(], "y": [1]})");
   ProcessResult r = runWith(json() + " --partition-data " + a + " --partition-data " + a +
                             " --partition-label north --partition-label south --partition-label east");
   EXPECT_EQ(r.exitCode, 1);
@@ -220,10 +223,8 @@ TEST_F(BadInput, PartitionLabelsThatDoNotMatchTheFiles) {
 }
 
 TEST_F(BadInput, EmptyPartition) {
-  std::string row = "[";
-  for (int d = 0; d < 57; ++d) row += (d ? ",0.5" : "0.5");
-  row += "]";
-  const std::string full = write("full.json", R"({"N": 2, "X": [)" + row + "," + row + R"(], "y": [1, 0]})");
+  const std::string full =
+      write("full.json", R"({"N": 2, "X": [)" + featureRow() + "," + featureRow() + R"(], "y": [1, 0]})");
   const std::string empty = write("empty.json", R"({"N": 0, "X": [], "y": []})");
   ProcessResult r = runWith(json() + " --partition-data " + full + " --partition-data " + empty);
   EXPECT_EQ(r.exitCode, 1);

@@ -30,7 +30,7 @@ TEST(FromPvi, TraceRecordsBecomeTraceRows) {
     r.seconds = 0.25 * static_cast<double>(k);
     trace.record(r);
   }
-  const std::vector<TraceRow> rows = traceRows(trace);
+  const std::vector<TraceRow> rows = traceRows(trace.records());
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].round, 1u);
   EXPECT_TRUE(std::isnan(rows[0].elbo));

@@ -23,16 +23,11 @@ inline const JitProgram& spamProgram() {
 // The compiled model of a split with its prior probed from the generated code.
 struct CompiledSplit {
   pvi::CompiledModel compiled;
-  pvi::WithGaussianPrior model;
+  pvi::WithGaussianPrior model;  // refers to `compiled`: not copyable
   explicit CompiledSplit(const Split& split)
-      : compiled(bindSpamData(spamProgram(), spamData(), split)), model(compiled, probe(compiled)) {}
-
- private:
-  static pvi::GaussianPrior probe(const pvi::FactorModel& m) {
-    const pvi::PriorProbeResult r = pvi::probeGaussianPrior(m, {});
-    if (!r.prior) throw std::runtime_error("the compiled prior is not Gaussian: " + r.reason);
-    return *r.prior;
-  }
+      : compiled(bindSpamData(spamProgram(), spamData(), split)), model(compiled, probedPrior(compiled)) {}
+  CompiledSplit(const CompiledSplit&) = delete;
+  CompiledSplit& operator=(const CompiledSplit&) = delete;
 };
 
 }  // namespace spam::test

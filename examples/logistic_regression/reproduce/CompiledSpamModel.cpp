@@ -1,8 +1,9 @@
 #include "CompiledSpamModel.hpp"
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
+
+#include "compiler/driver/ModelFile.hpp"
+#include "runtime/pvi/GaussianPriorProbe.hpp"
 
 namespace spam {
 namespace {
@@ -18,16 +19,20 @@ std::vector<int64_t> labels(const Eigen::VectorXd& y) {
 }  // namespace
 
 std::unique_ptr<JitProgram> compileProgram(const std::filesystem::path& modelFile) {
-  std::ifstream in(modelFile);
-  if (!in) throw std::runtime_error("cannot open " + modelFile.string());
-  std::stringstream text;
-  text << in.rdbuf();
+  pvi::ModelFileText read = pvi::readModelFile(modelFile.string());
+  if (!read.text) throw std::runtime_error(read.error);
   auto p = std::make_unique<JitProgram>();
-  p->front = pvi::runFrontend(modelFile.string(), text.str());
-  if (p->front.ok()) p->lowered = pvi::lowerModel(*p->front.checked, *p->front.diags);
-  if (!p->lowered) throw std::runtime_error("cannot compile " + modelFile.string() + ":\n" + p->front.diags->brief());
-  p->jit = pvi::JitModel::compile(*p->lowered);
+  p->source = pvi::lowerSource(modelFile.string(), std::move(*read.text));
+  if (!p->source->model)
+    throw std::runtime_error("cannot compile " + modelFile.string() + ":\n" + p->source->front.diags->brief());
+  p->jit = pvi::JitModel::compile(*p->source->model);
   return p;
+}
+
+pvi::GaussianPrior probedPrior(const pvi::FactorModel& model) {
+  pvi::PriorProbeResult probe = pvi::probeGaussianPrior(model, {});
+  if (!probe.prior) throw std::runtime_error("the compiled prior is not exactly Gaussian: " + probe.reason);
+  return std::move(*probe.prior);
 }
 
 pvi::CompiledModel bindSpamData(const JitProgram& program, const SpamData& data, const Split& split) {
@@ -46,7 +51,7 @@ pvi::CompiledModel bindSpamData(const JitProgram& program, const SpamData& data,
     part.addInt(X.rows()).addReals(columnMajor(X)).addInts(labels(y));
     partitions.push_back(std::move(part));
   }
-  return pvi::CompiledModel(program.jit->code(), program.lowered->schema, std::move(shared), std::move(partitions));
+  return pvi::CompiledModel(program.jit->code(), program.source->model->schema, std::move(shared), std::move(partitions));
 }
 
 }  // namespace spam

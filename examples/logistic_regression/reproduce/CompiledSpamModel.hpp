@@ -3,20 +3,19 @@
 // and bound to the spambase data of one client split, as a pvi::CompiledModel.
 #include <filesystem>
 #include <memory>
-#include <optional>
 
 #include "SpamData.hpp"
 #include "Splits.hpp"
 #include "compiler/codegen/Jit.hpp"
-#include "compiler/driver/Frontend.hpp"
+#include "compiler/driver/LowerSource.hpp"
 #include "runtime/model/CompiledModel.hpp"
+#include "runtime/model/FactorModel.hpp"
 
 namespace spam {
 
 // The compiled program; outlives every CompiledModel bound from it.
 struct JitProgram {
-  pvi::FrontendResult front;
-  std::optional<pvi::LoweredModel> lowered;
+  std::unique_ptr<pvi::LoweredSource> source;
   std::unique_ptr<pvi::JitModel> jit;
 };
 
@@ -26,5 +25,9 @@ std::unique_ptr<JitProgram> compileProgram(const std::filesystem::path& modelFil
 // Shared data = data.json's block; partition k = the rows split[k] (DataBlock matrices are
 // column-major).
 pvi::CompiledModel bindSpamData(const JitProgram& program, const SpamData& data, const Split& split);
+
+// The model's prior found exactly Gaussian by pvi::probeGaussianPrior; throws std::runtime_error
+// with the probe's reason otherwise.
+pvi::GaussianPrior probedPrior(const pvi::FactorModel& model);
 
 }  // namespace spam

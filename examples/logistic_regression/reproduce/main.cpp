@@ -64,17 +64,15 @@ void applyBudget(Settings& s) {
 // The compiled model's prior, probed from its log density and checked against the declared
 // N(0, prior_sd^2 I): PVI then holds it exactly as factor 0.
 pvi::GaussianPrior compiledPrior(const pvi::FactorModel& model, double priorSd) {
-  const pvi::PriorProbeResult probe = pvi::probeGaussianPrior(model, {});
-  if (!probe.prior) throw std::runtime_error("the compiled prior is not exactly Gaussian: " + probe.reason);
+  const pvi::GaussianPrior prior = probedPrior(model);
   const std::size_t d = model.globalDim();
   for (std::size_t i = 0; i < d; ++i)
     for (std::size_t j = 0; j < d; ++j) {
       const double expected = i == j ? priorSd * priorSd : 0.0;
-      if (std::abs(probe.prior->covariance[i * d + j] - expected) > 1e-12 * priorSd * priorSd ||
-          probe.prior->mean[i] != 0.0)
+      if (std::abs(prior.covariance[i * d + j] - expected) > 1e-12 * priorSd * priorSd || prior.mean[i] != 0.0)
         throw std::runtime_error("the probed prior is not N(0, prior_sd^2 I)");
     }
-  return *probe.prior;
+  return prior;
 }
 
 template <class Family>
