@@ -89,6 +89,7 @@ class FunctionLowerer {
   ValueId realValue(const Expr& e) { return toReal(lower(e)); }
   ValueId toReal(ValueId v);
   ValueId intExpr(const Expr& e);
+  bool fromIntDataScalars(ValueId v) const;
 
   // LowerIndex.cpp --------------------------------------------------------------------------
   // An assignment target: a view of a buffer, and the subscript of the part of it written when

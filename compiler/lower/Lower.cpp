@@ -13,6 +13,11 @@ using ir::Op;
 using ir::ValueId;
 using ir::VType;
 
+// Sizes the dims, counts and shapes functions cannot evaluate (they read int data scalars only).
+constexpr const char* kSizeNotFromData =
+    "a size of a data, parameter or generated variable that is not computed from int constants and int data "
+    "scalars alone";
+
 FunctionLowerer::FunctionLowerer(const CheckedProgram& p, const LoweredModel& layout, ir::Function& f, bool isPrior)
     : p_(p), layout_(layout), f_(f), isPrior_(isPrior) {
   for (const AssignedStatement& a : p_.model) priorStatement_[a.stmt] = a.factor.isPrior();
@@ -126,7 +131,11 @@ void FunctionLowerer::runGenerate(const std::vector<const Stmt*>& decls) {
     ref.kind = ExprKind::Name;
     ref.text = s->name;
     ref.symbol = s->declared;
-    offset = outputValue(name(ref), offset, s->name);
+    const ValueId v = name(ref);
+    const VType& t = f_.at(v).type;
+    for (int d = 0; d < t.rank; ++d)
+      if (!fromIntDataScalars(t.dims[d])) throw Unsupported{s->declType->span, kSizeNotFromData};
+    offset = outputValue(v, offset, s->name);
   }
   f_.dimOut = offset;
 }
@@ -167,10 +176,35 @@ ValueId FunctionLowerer::constInt(int64_t v) {
   return add(i);
 }
 
+// True when v is computed from int constants and int data scalars only (what the size functions
+// of code generation can evaluate).
+bool FunctionLowerer::fromIntDataScalars(ValueId v) const {
+  const Inst& i = f_.at(v);
+  switch (i.op) {
+    case Op::ConstInt: return true;
+    case Op::Data: return i.type.elem == Elem::Int && i.type.rank == 0;
+    case Op::IntArith:
+      for (ValueId o : i.operands)
+        if (!fromIntDataScalars(o)) return false;
+      return true;
+    default: return false;
+  }
+}
+
 // The IR type of a declaration, with its dims lowered from the declaration's size expressions:
 // the element's dims, then the array dims innermost first (see ir::VType).
 VType FunctionLowerer::typeOfDecl(const Symbol& s) {
   const TypeSyntax& ts = *s.decl->declType;
+  // Data, parameters and generated outputs are sized by the dims, counts and shapes functions,
+  // which read only int scalars of the data (see Codegen's emitDims): refuse other sizes here,
+  // with a position, rather than fail in code generation.
+  // (Generated outputs are checked in runGenerate, where their sizes come from their values.)
+  const bool sizedBeforeEvaluation = s.kind != SymbolKind::ModelVar && s.kind != SymbolKind::GeneratedVar;
+  auto intExpr = [&](const Expr& e) {
+    ValueId v = this->intExpr(e);
+    if (sizedBeforeEvaluation && !fromIntDataScalars(v)) throw Unsupported{e.span, kSizeNotFromData};
+    return v;
+  };
   std::vector<ValueId> dims;
   for (const ExprPtr& d : ts.elemDims) dims.push_back(intExpr(*d));
   if (ts.arrayDims.size() + dims.size() > static_cast<size_t>(ir::kMaxRank))
