@@ -21,7 +21,7 @@
 #include "CompiledSpamModel.hpp"
 #include "EigenLogisticModel.hpp"
 #include "runtime/model/WithGaussianPrior.hpp"
-#include "runtime/pvi/Pvi.hpp"
+#include "runtime/algorithms/pvi/Pvi.hpp"
 
 namespace {
 

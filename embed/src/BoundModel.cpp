@@ -1,5 +1,7 @@
 #include "pvi/pvi.hpp"
 
+#include "runtime/model/JointDensity.hpp"
+
 namespace pvi {
 
 namespace {
@@ -23,17 +25,18 @@ double BoundModel::logDensity(const Eigen::VectorXd& z, const std::vector<Eigen:
   if (!w.empty() && w.size() != m.numPartitions())
     throw std::invalid_argument("w has " + std::to_string(w.size()) + " partitions; the data have " +
                                 std::to_string(m.numPartitions()));
-  std::vector<Eigen::VectorXd> locals = w;  // default: every partition's locals at 0
-  if (locals.empty())
-    for (std::size_t j = 0; j < m.numPartitions(); ++j)
-      locals.push_back(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(m.localDim(j))));
-  std::vector<const double*> wj;
-  for (std::size_t j = 0; j < locals.size(); ++j) {
-    checkSize(locals[j], m.localDim(j), "w of a partition");
-    wj.push_back(orNull(locals[j]));
+  const JointDensity joint(m, JointDensity::HyperParameters::Fixed, std::vector<double>(th.data(), th.data() + th.size()));
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(joint.dim()));  // locals default to 0
+  x.head(z.size()) = z;
+  for (std::size_t j = 0; j < w.size(); ++j) {
+    checkSize(w[j], m.localDim(j), "w of a partition");
+    x.segment(static_cast<Eigen::Index>(joint.localOffset(j)), w[j].size()) = w[j];
   }
-  if (gradZ) gradZ->resize(z.size());
-  return jointLogDensity(m, z.data(), wj, orNull(th), gradZ ? gradZ->data() : nullptr);
+  if (!gradZ) return joint.logDensity(x.data(), nullptr);
+  Eigen::VectorXd gradient(x.size());
+  const double value = joint.logDensity(x.data(), gradient.data());
+  *gradZ = gradient.head(z.size());
+  return value;
 }
 
 std::vector<std::string> BoundModel::parameterNames() const { return model_->parameterLayout().elementNames(); }
@@ -62,7 +65,7 @@ Posterior BoundModel::fit(const FitOptions& options, const RoundCallback& afterR
 
 Eigen::VectorXd Posterior::constrainedMean() const {
   const double* theta = result_.theta.empty() ? nullptr : result_.theta.data();
-  std::vector<double> v = model_->constrainGlobals(result_.mean.data(), theta);
+  std::vector<double> v = model_->constrainGlobals(result_.posterior.gaussian().mean.data(), theta);
   return Eigen::Map<Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Derives this example's data from the UCI Spambase export in shared/data/spam.csv.
+"""Derives this example's data from the UCI Spambase export in spam.csv (path given on the command line).
 
 The preparation (log transform, standardisation, stratified 20% test set, ten clients; fixed
 seed, Python 3 standard library only) is the logistic regression example's: this script runs it

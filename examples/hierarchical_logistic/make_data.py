@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Derives this example's data from the Bangladesh Fertility Survey export in
-shared/data/contraception.csv.
+contraception.csv (path given on the command line).
 
 Deterministic (no randomness; Python 3 standard library only). Run from anywhere:
-    python3 make_data.py [path/to/contraception.csv]
+    python3 make_data.py path/to/contraception.csv
 Writes data.json (shared data: prior scales) and data_per_district.csv (one row per woman).
 """
 import csv
@@ -12,13 +12,12 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_SOURCE = os.path.join(HERE, "..", "..", "..", "shared", "data", "contraception.csv")
 
 YES_NO = {"Y": 1, "N": 0}
 
 
 def main():
-    source = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_SOURCE
+    source = sys.argv[1] if len(sys.argv) > 1 else sys.exit("usage: python3 make_data.py path/to/source.csv")
     with open(source, newline="") as f:
         women = list(csv.DictReader(f))
     # Districts in increasing number; women in their original order within a district.

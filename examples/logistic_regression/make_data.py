@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Derives this example's data from the UCI Spambase export in shared/data/spam.csv.
+"""Derives this example's data from the UCI Spambase export in spam.csv (path given on the command line).
 
 Deterministic (fixed seed, Python 3 standard library only). Run from anywhere:
-    python3 make_data.py [path/to/spam.csv]
+    python3 make_data.py path/to/spam.csv
 Writes data.json (shared data, including the held-out test set) and data_per_client.csv.
 """
 import csv
@@ -18,13 +18,12 @@ TEST_FRACTION = 0.2
 PRIOR_SD = 1.0
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_SOURCE = os.path.join(HERE, "..", "..", "..", "shared", "data", "spam.csv")
 
 
 def main(extra_shared=None, out_dir=HERE, write_clients=True):
     """Writes data.json into out_dir (with extra_shared added) and, when write_clients,
     data_per_client.csv. ../bnn_classifier/make_data.py reuses this with its own extras."""
-    source = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_SOURCE
+    source = sys.argv[1] if len(sys.argv) > 1 else sys.exit("usage: python3 make_data.py path/to/source.csv")
     with open(source, newline="") as f:
         rows = list(csv.reader(f))
     header, rows = rows[0], rows[1:]

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Derives this example's data from the Six Cities (Steubenville, Ohio) export in
-shared/data/ohio.csv.
+ohio.csv (path given on the command line).
 
 Deterministic (fixed seed, Python 3 standard library only). Run from anywhere:
-    python3 make_data.py [path/to/ohio.csv]
+    python3 make_data.py path/to/ohio.csv
 Splits the 537 children at random into silo 1 (300 children) and silo 2 (237 children), as in
 the SFVI paper, and writes data.json (shared data) and data_per_silo.csv (one row per
 observation).
@@ -18,11 +18,10 @@ SEED = 20240601
 SILO_SIZES = (300, 237)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_SOURCE = os.path.join(HERE, "..", "..", "..", "shared", "data", "ohio.csv")
 
 
 def main():
-    source = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_SOURCE
+    source = sys.argv[1] if len(sys.argv) > 1 else sys.exit("usage: python3 make_data.py path/to/source.csv")
     with open(source, newline="") as f:
         obs = list(csv.DictReader(f))
     ids = sorted({int(r["id"]) for r in obs})

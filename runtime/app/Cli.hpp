@@ -30,6 +30,8 @@ struct DataCli {
 struct FitCli {
   FitOptions fit;
   std::string algorithm = "auto";
+  std::string schedule;  // parsed into fit.schedule (empty: auto)
+  std::string family;    // parsed into fit.family (empty: auto)
   std::size_t roundBudget = 0;  // 0: none
   std::string progress = "auto";
 };

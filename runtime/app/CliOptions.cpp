@@ -26,10 +26,10 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
   cmd.add_option("--algorithm", f.algorithm, "Inference algorithm (auto picks one and says why)")
       ->capture_default_str()
       ->check(CLI::IsMember(algorithmNames()));
-  cmd.add_option("--schedule", f.fit.schedule, "PVI schedule: synchronous or sequential (default: auto)")
-      ->check(CLI::IsMember({"synchronous", "sequential"}));
-  cmd.add_option("--family", f.fit.family, "Gaussian family of q: full or mean-field (default: auto)")
-      ->check(CLI::IsMember({"full", "mean-field"}));
+  cmd.add_option("--schedule", f.schedule, "PVI schedule: synchronous or sequential (default: auto)")
+      ->check(CLI::IsMember(scheduleNames()));
+  cmd.add_option("--family", f.family, "Gaussian family of q: full or mean-field (default: auto)")
+      ->check(CLI::IsMember(familyNames()));
   cmd.add_option("--rounds", f.fit.rounds, "Most communication rounds (0: auto, 30)")->capture_default_str();
   cmd.add_option("--round-budget", f.roundBudget, "A hard cap on communication rounds, used by auto (0: none)")
       ->capture_default_str();

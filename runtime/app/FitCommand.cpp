@@ -11,7 +11,7 @@
 #include "runtime/fit/Progress.hpp"
 #include "runtime/model/CompiledModel.hpp"
 #include "runtime/output/AtomicFile.hpp"
-#include "runtime/output/FromPvi.hpp"
+#include "runtime/output/FromTrace.hpp"
 #include "runtime/output/PartitionLocals.hpp"
 #include "runtime/output/Report.hpp"
 #include "runtime/output/StanCsvWriter.hpp"
@@ -38,9 +38,10 @@ std::vector<std::optional<output::AnalyticMoments>> analyticMoments(const Compil
     for (const VariableInfo& g : m.info().globals)
       if (g.name == v.name) info = &g;
     if (info == nullptr || bounded(*info)) continue;  // a hyperparameter, or a transformed global
+    const GaussianPosterior& q = f.posterior.gaussian();
     for (std::size_t i = 0; i < v.size; ++i) {
       const auto k = static_cast<Eigen::Index>(v.offset + i);
-      if (k < f.mean.size()) out[v.offset + i] = output::AnalyticMoments{f.mean[k], std::sqrt(f.covariance(k, k))};
+      if (k < q.mean.size()) out[v.offset + i] = output::AnalyticMoments{q.mean[k], std::sqrt(q.covariance(k, k))};
     }
   }
   return out;
@@ -57,8 +58,8 @@ output::RunInfo runInfo(const LoadedModel& lm, const BoundModel& b, const FitCli
   run.model = lm.info.name;
   run.dataFiles = b.dataFiles;
   run.algorithm = algorithmName(r.choice.algorithm);
-  run.family = r.choice.family == "full" ? "fullrank" : "meanfield";
-  run.options = {{"schedule", r.choice.schedule},
+  run.family = r.choice.family == FamilyKind::Full ? "fullrank" : "meanfield";
+  run.options = {{"schedule", scheduleName(r.choice.schedule)},
                  {"damping", std::to_string(r.choice.damping)},
                  {"max_rounds", std::to_string(r.choice.rounds)},
                  {"local_steps", std::to_string(f.fit.localSteps)},
@@ -88,6 +89,8 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
   FitOptions options = fitCli.fit;
   try {
     options.algorithm = parseAlgorithm(fitCli.algorithm);
+    if (!fitCli.schedule.empty()) options.schedule = parseSchedule(fitCli.schedule);
+    if (!fitCli.family.empty()) options.family = parseFamily(fitCli.family);
     if (fitCli.roundBudget > 0) options.roundBudget = fitCli.roundBudget;
     bound = bindData(lm, data);
     // Refuses bad options before anything runs, and says what auto picked.
@@ -125,7 +128,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     std::cerr << program << ": error: the fit failed: " << e.what() << "\n";
     return kExitFitFailed;
   }
-  if (!std::isfinite(result.elbo.value) || !result.mean.allFinite()) {
+  if (!std::isfinite(result.elbo.value) || !result.posterior.gaussian().mean.allFinite()) {
     std::cerr << program << ": error: the fit failed: the approximation is not finite\n";
     return kExitFitFailed;
   }
@@ -142,8 +145,9 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     csv.logP = draws.global.values.col(1);
     csv.logG = draws.global.values.col(2);
     const std::vector<double> theta = result.theta;
-    std::vector<double> meanRow = model.constrainGlobals(result.mean.data(), theta.empty() ? nullptr : theta.data());
-    for (double v : model.generateShared(result.mean.data(), theta.empty() ? nullptr : theta.data()))
+    const Eigen::VectorXd& qMean = result.posterior.gaussian().mean;
+    std::vector<double> meanRow = model.constrainGlobals(qMean.data(), theta.empty() ? nullptr : theta.data());
+    for (double v : model.generateShared(qMean.data(), theta.empty() ? nullptr : theta.data()))
       meanRow.push_back(v);
     csv.mean = Eigen::Map<const Eigen::VectorXd>(meanRow.data(), static_cast<Eigen::Index>(meanRow.size()));
     output::writeStanCsv(outCli.output, run, csv);

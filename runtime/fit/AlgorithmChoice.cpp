@@ -24,10 +24,6 @@ std::string notImplemented(Algorithm a) {
 AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
   if (o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Pvi)
     throw FitConfigurationError(notImplemented(o.algorithm));
-  if (!o.schedule.empty() && o.schedule != "synchronous" && o.schedule != "sequential")
-    throw FitConfigurationError("unknown schedule '" + o.schedule + "' (expected synchronous or sequential)");
-  if (!o.family.empty() && o.family != "full" && o.family != "mean-field")
-    throw FitConfigurationError("unknown family '" + o.family + "' (expected full or mean-field)");
   if (o.damping != 0.0 && !(o.damping > 0.0 && o.damping <= 1.0))
     throw FitConfigurationError("damping must be in (0, 1], got " + std::to_string(o.damping));
   if (o.localSteps == 0) throw FitConfigurationError("the number of local steps must be positive");
@@ -38,13 +34,13 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
 
   AlgorithmChoice c;
   c.algorithm = Algorithm::Pvi;
-  c.family = !o.family.empty() ? o.family : shape.globalDim <= kFullCovarianceMaxDim ? "full" : "mean-field";
+  c.family = o.family ? *o.family : shape.globalDim <= kFullCovarianceMaxDim ? FamilyKind::Full : FamilyKind::MeanField;
   // Sequential PVI with rho = 1 needs the fewest rounds (one pass is assumed density filtering);
   // synchronous PVI runs clients in parallel but must be damped by about 1 / M.
-  c.schedule = !o.schedule.empty() ? o.schedule : shape.localDim == 0 ? "synchronous" : "sequential";
+  c.schedule = o.schedule ? *o.schedule : shape.localDim == 0 ? ScheduleKind::Synchronous : ScheduleKind::Sequential;
   const std::size_t participants = std::max<std::size_t>(shape.partitions, 1) + 1;  // + the refined prior
   c.damping = o.damping != 0.0 ? o.damping
-              : c.schedule == "sequential" ? 1.0
+              : c.schedule == ScheduleKind::Sequential ? 1.0
                                            : std::min(1.0, 2.0 / static_cast<double>(participants));
   c.rounds = o.rounds != 0 ? o.rounds : kDefaultRounds;
   if (o.roundBudget) c.rounds = std::min(c.rounds, *o.roundBudget);
@@ -61,7 +57,7 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
     why << "pvi: the model has local latents and " << shape.globalDim << " global dimensions, where "
         << (o.roundBudget ? "sfvi-avg" : "sfvi") << " would be preferred, but it is not implemented yet";
   }
-  why << " (" << c.schedule << " schedule, " << c.family << " Gaussian over " << shape.globalDim
+  why << " (" << scheduleName(c.schedule) << " schedule, " << familyName(c.family) << " Gaussian over " << shape.globalDim
       << " dimensions, " << shape.partitions << " partitions, up to " << c.rounds << " rounds, damping "
       << c.damping << ")";
   c.reason = why.str();

@@ -19,8 +19,8 @@ struct ModelShape {
 
 struct AlgorithmChoice {
   Algorithm algorithm = Algorithm::Pvi;
-  std::string schedule;  // "synchronous" or "sequential"
-  std::string family;    // "full" or "mean-field"
+  ScheduleKind schedule = ScheduleKind::Synchronous;
+  FamilyKind family = FamilyKind::Full;
   std::size_t rounds = 0;
   double damping = 1.0;
   std::string reason;    // one line, printed by the front ends
@@ -33,7 +33,7 @@ class FitConfigurationError : public std::invalid_argument {
 };
 
 // Throws FitConfigurationError for an algorithm that is not implemented yet or invalid options
-// (unknown schedule or family, damping outside (0, 1], zero steps or samples).
+// (damping outside (0, 1], zero steps or samples, ...).
 AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& options);
 
 }  // namespace pvi

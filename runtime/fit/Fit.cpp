@@ -5,16 +5,16 @@
 #include <limits>
 #include <thread>
 
+#include "runtime/algorithms/pvi/LocalOptimiserAdam.hpp"
+#include "runtime/federation/Federation.hpp"
+#include "runtime/federation/schedules/Sequential.hpp"
+#include "runtime/federation/schedules/Synchronous.hpp"
+#include "runtime/model/GaussianPriorProbe.hpp"
 #include "runtime/model/WithGaussianPrior.hpp"
-#include "runtime/pvi/GaussianPriorProbe.hpp"
-#include "runtime/pvi/Pvi.hpp"
 
 namespace pvi {
 
 namespace {
-
-Eigen::MatrixXd covarianceOf(const FullStandard& q) { return q.S; }
-Eigen::MatrixXd covarianceOf(const MeanFieldStandard& q) { return q.var.asDiagonal(); }
 
 // The ELBO stopped rising: `patience` rounds without beating the best by 2 standard errors.
 struct ElboPlateau {
@@ -55,7 +55,10 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   std::optional<WithGaussianPrior> exact;
   std::string prior = "exact Gaussian prior, held by the server as factor 0";
   if (!model.gaussianPrior()) {
-    PriorProbeResult probe = probeGaussianPrior(model, fo.theta);
+    // A mean-field fit can only hold an independent prior: probe for that alone (O(D) memory).
+    PriorProbeOptions probeOptions;
+    probeOptions.diagonalOnly = choice.family == FamilyKind::MeanField;
+    PriorProbeResult probe = probeGaussianPrior(model, fo.theta, probeOptions);
     if (probe.prior) {
       exact.emplace(model, *probe.prior);
       fitted = &*exact;
@@ -79,52 +82,51 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   result.theta = fo.theta;
   result.prior = prior;
   ElboPlateau plateau{o.patience};
-  const auto start = std::chrono::steady_clock::now();
-  // One round per call, so the caller sees every round; rounds continue the server's numbering,
-  // so the random streams are those of one long run.
-  for (std::size_t r = 0; r < choice.rounds; ++r) {
-    RunSummary s;
-    if (choice.schedule == "sequential") {
-      SequentialOptions so;
-      so.passes = 1;
-      so.damping = choice.damping;
-      so.seed = o.seed;
-      so.tolerance = o.tolerance;
-      so.freeEnergy = tracing;
-      s = runSequential(federation, so);
-    } else {
-      SynchronousOptions so;
-      so.rounds = 1;
-      so.damping = choice.damping;
-      so.threads = threads;
-      so.seed = o.seed;
-      so.tolerance = o.tolerance;
-      so.freeEnergy = tracing;
-      s = runSynchronous(federation, so);
-    }
-    ++result.rounds;
-    TraceRecord rec = federation.server().trace().records().back();
-    rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  bool plateaued = false;
+  // The whole schedule in one call; the observer sees every round as it ends.
+  const RoundObserver observer = [&](const TraceRecord& rec) {
     result.trace.push_back(rec);
     if (afterRound) afterRound(rec, choice);
-    if (s.converged || plateau.update(rec)) {
-      result.converged = true;
-      break;
-    }
+    plateaued = plateau.update(rec);
+    return plateaued;
+  };
+  RunSummary summary;
+  if (choice.schedule == ScheduleKind::Sequential) {
+    SequentialOptions so;
+    so.passes = choice.rounds;
+    so.damping = choice.damping;
+    so.seed = o.seed;
+    so.tolerance = o.tolerance;
+    so.freeEnergy = tracing;
+    so.afterRound = observer;
+    summary = runSequential(federation, so);
+  } else {
+    SynchronousOptions so;
+    so.rounds = choice.rounds;
+    so.damping = choice.damping;
+    so.threads = threads;
+    so.seed = o.seed;
+    so.tolerance = o.tolerance;
+    so.freeEnergy = tracing;
+    so.afterRound = observer;
+    summary = runSynchronous(federation, so);
   }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.rounds = summary.rounds;
+  result.seconds = summary.seconds;
+  result.stop = summary.converged ? StopReason::Tolerance : plateaued ? StopReason::ElboPlateau : StopReason::RoundLimit;
+  result.converged = result.stop != StopReason::RoundLimit;
 
   const auto q = toStandard(federation.server().posterior());
-  result.mean = q.m;
-  result.covariance = covarianceOf(q);
+  GaussianPosterior posterior{q.m, FamilyTraits<Family>::covariance(q), {}};
   for (std::size_t k = 1; k <= federation.numClients(); ++k) {
     LocalPosterior lp;
     if (const auto& w = federation.client(k).locals()) {
       lp.mean = w->m;
       lp.sd = w->var.cwiseSqrt();
     }
-    result.locals.push_back(std::move(lp));
+    posterior.locals.push_back(std::move(lp));
   }
+  result.posterior = std::move(posterior);
   result.elbo = result.trace.empty() ? Estimate{} : Estimate{result.trace.back().freeEnergy,
                                                              result.trace.back().freeEnergyStandardError};
   result.counters = federation.server().counters();
@@ -148,7 +150,7 @@ FitResult fitModel(const FactorModel& model, const FitOptions& options, const Ro
     throw FitConfigurationError("the model has no partitions to fit: give data for at least one partition");
   if (model.globalDim() == 0) throw FitConfigurationError("the model has no global latents to fit");
   const AlgorithmChoice choice = chooseAlgorithm(shapeOf(model), options);
-  if (choice.family == "full") return runPvi<FullGaussian>(model, options, choice, afterRound);
+  if (choice.family == FamilyKind::Full) return runPvi<FullGaussian>(model, options, choice, afterRound);
   return runPvi<MeanFieldGaussian>(model, options, choice, afterRound);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Fitting a model end to end: choose the algorithm (AlgorithmChoice.hpp), run it round by round
-// with a callback after each round (for progress displays), and return the approximation.
+// Fitting a model end to end: choose the algorithm (AlgorithmChoice.hpp), run it with a callback
+// after each round (for progress displays), and return the posterior.
 #include <Eigen/Core>
 #include <functional>
 #include <string>
@@ -9,32 +9,34 @@
 #include "runtime/fit/AlgorithmChoice.hpp"
 #include "runtime/fit/FitOptions.hpp"
 #include "runtime/model/FactorModel.hpp"
-#include "runtime/pvi/Client.hpp"
-#include "runtime/pvi/Communication.hpp"
-#include "runtime/pvi/Trace.hpp"
+#include "runtime/estimation/Estimate.hpp"
+#include "runtime/fit/FittedPosterior.hpp"
+#include "runtime/support/Communication.hpp"
+#include "runtime/support/Trace.hpp"
 
 namespace pvi {
 
-// One partition's private approximation q(w_j) = N(mean, diag(sd^2)) over its unconstrained
-// locals. In a federated deployment it stays with its partition.
-struct LocalPosterior {
-  Eigen::VectorXd mean;
-  Eigen::VectorXd sd;
+// Why a fit stopped.
+enum class StopReason {
+  RoundLimit,   // the most rounds allowed were run
+  Tolerance,    // a round changed q by at most FitOptions::tolerance (relative)
+  ElboPlateau,  // the ELBO did not rise by 2 standard errors for FitOptions::patience rounds
 };
 
 struct FitResult {
   AlgorithmChoice choice;
-  Eigen::VectorXd mean;          // q(z) over the unconstrained globals
-  Eigen::MatrixXd covariance;    // (diagonal for the mean-field family)
+  FittedPosterior posterior;      // Gaussian q(z) with q(w_j) per partition, for PVI
   std::vector<double> theta;     // the fixed hyperparameters used
   std::string prior;             // how the prior was held (exact, or refined and why)
-  std::vector<LocalPosterior> locals;  // per partition (empty entries without locals)
   Estimate elbo;                 // at the end, from FitOptions::elboSamples draws per client
   std::vector<TraceRecord> trace;      // per round (freeEnergy filled every round)
   CommunicationCounters counters;
   std::vector<std::string> events;     // rejected or halved updates, failures
   std::size_t rounds = 0;
-  bool converged = false;        // stopped because a round changed q by at most the tolerance
+  StopReason stop = StopReason::RoundLimit;
+  // Stopped by Tolerance or ElboPlateau rather than by the round limit. (Not a proof of a good
+  // fit: rejected updates are in `counters` and `events`.)
+  bool converged = false;
   double seconds = 0.0;
 };
 

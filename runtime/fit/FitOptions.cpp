@@ -11,13 +11,34 @@ const std::vector<std::string>& algorithmNames() {
 
 std::string algorithmName(Algorithm a) { return algorithmNames().at(static_cast<std::size_t>(a)); }
 
-Algorithm parseAlgorithm(const std::string& name) {
-  const auto& names = algorithmNames();
+namespace {
+
+// The enumerator whose name (in `names`, in enumerator order) is `name`.
+template <class Enum>
+Enum parseName(const std::vector<std::string>& names, const std::string& name, const char* what) {
   for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return static_cast<Algorithm>(i);
+    if (names[i] == name) return static_cast<Enum>(i);
   std::string list;
   for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown algorithm '" + name + "' (expected one of: " + list + ")");
+  throw std::invalid_argument(std::string("unknown ") + what + " '" + name + "' (expected one of: " + list + ")");
 }
+
+}  // namespace
+
+Algorithm parseAlgorithm(const std::string& name) { return parseName<Algorithm>(algorithmNames(), name, "algorithm"); }
+
+const std::vector<std::string>& scheduleNames() {
+  static const std::vector<std::string> names = {"synchronous", "sequential"};
+  return names;
+}
+std::string scheduleName(ScheduleKind s) { return scheduleNames().at(static_cast<std::size_t>(s)); }
+ScheduleKind parseSchedule(const std::string& name) { return parseName<ScheduleKind>(scheduleNames(), name, "schedule"); }
+
+const std::vector<std::string>& familyNames() {
+  static const std::vector<std::string> names = {"full", "mean-field"};
+  return names;
+}
+std::string familyName(FamilyKind f) { return familyNames().at(static_cast<std::size_t>(f)); }
+FamilyKind parseFamily(const std::string& name) { return parseName<FamilyKind>(familyNames(), name, "family"); }
 
 }  // namespace pvi

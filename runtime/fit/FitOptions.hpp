@@ -17,10 +17,22 @@ std::string algorithmName(Algorithm a);
 Algorithm parseAlgorithm(const std::string& name);
 const std::vector<std::string>& algorithmNames();
 
+// PVI's schedule (runtime/federation/schedules/) and the Gaussian family of q(z)
+// (runtime/families/). Names as on the command line: "synchronous", "sequential"; "full",
+// "mean-field". The parse functions throw std::invalid_argument naming the accepted values.
+enum class ScheduleKind { Synchronous, Sequential };
+enum class FamilyKind { Full, MeanField };
+std::string scheduleName(ScheduleKind s);
+ScheduleKind parseSchedule(const std::string& name);
+const std::vector<std::string>& scheduleNames();
+std::string familyName(FamilyKind f);
+FamilyKind parseFamily(const std::string& name);
+const std::vector<std::string>& familyNames();
+
 struct FitOptions {
   Algorithm algorithm = Algorithm::Auto;
-  std::string schedule;            // "synchronous", "sequential"; empty: auto
-  std::string family;              // "full", "mean-field"; empty: auto
+  std::optional<ScheduleKind> schedule;  // empty: auto
+  std::optional<FamilyKind> family;      // empty: auto
   std::size_t rounds = 0;          // the most communication rounds; 0: auto
   std::optional<std::size_t> roundBudget;  // a hard cap the user gives (auto takes it into account)
   double damping = 0.0;            // rho in (0, 1]; 0: auto

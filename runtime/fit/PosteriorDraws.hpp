@@ -30,7 +30,9 @@ struct PosteriorDraws {
   std::vector<DrawTable> partitions;  // per partition: its locals and generated quantities
 };
 
-// `model` must have been built with its ModelInfo (names and layouts).
+// `model` must have been built with its ModelInfo (names and layouts). A Gaussian posterior gives
+// `draws` fresh draws from `seed`; a sampled posterior gives its own draws (`draws` and `seed`
+// unused) with log_g__ NaN, as there is no q to evaluate.
 PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, std::size_t draws, std::uint64_t seed);
 
 }  // namespace pvi

@@ -5,7 +5,7 @@
 #include <ostream>
 
 #include "runtime/fit/AlgorithmChoice.hpp"
-#include "runtime/pvi/Trace.hpp"
+#include "runtime/support/Trace.hpp"
 
 namespace pvi {
 

@@ -12,10 +12,13 @@
 
 namespace pvi {
 
-// The prior over z when it is exactly Gaussian: N(mean, covariance), covariance row-major D x D.
+// The prior over z when it is exactly Gaussian: N(mean, covariance), covariance row-major D x D;
+// or, when `variances` is not empty, N(mean, diag(variances)) with `covariance` empty (no D x D
+// array for large independent priors).
 struct GaussianPrior {
   std::vector<double> mean;
   std::vector<double> covariance;
+  std::vector<double> variances;
 };
 
 class FactorModel {
@@ -47,11 +50,5 @@ class FactorModel {
     return names;
   }
 };
-
-// log p(z, w, y | theta): the prior factor plus every partition's factor. w[j] points at
-// partition j's unconstrained locals (w may be empty, or hold null for a partition without
-// locals). When gradZ is not null it receives the gradient over z (globalDim() entries).
-double jointLogDensity(const FactorModel& model, const double* z, const std::vector<const double*>& w,
-                       const double* theta, double* gradZ);
 
 }  // namespace pvi

@@ -3,7 +3,7 @@
 // forwarded, and gaussianPrior() returns the given N(mean, covariance). For models that cannot
 // say so themselves (a CompiledModel: the factor ABI has no "the prior is Gaussian" query). The
 // caller vouches for the prior: construct it from the model's own data (e.g. its prior sd), or
-// from probeGaussianPrior (runtime/pvi/GaussianPriorProbe.hpp), which checks it.
+// from probeGaussianPrior (runtime/model/GaussianPriorProbe.hpp), which checks it.
 #include <utility>
 
 #include "runtime/model/FactorModel.hpp"

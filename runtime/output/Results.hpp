@@ -1,6 +1,6 @@
 #pragma once
 // Plain inputs of the result writers (docs/output.md). The fitting code fills them from its own
-// types (FromPvi.hpp does it for runtime/pvi's Trace and CommunicationCounters), so this library
+// types (FromTrace.hpp does it for runtime/pvi's Trace and CommunicationCounters), so this library
 // depends on no algorithm.
 #include <cstddef>
 #include <cstdint>
@@ -38,7 +38,7 @@ struct DrawsTable {
   std::size_t numParameters = 0;
 };
 
-// Cumulative communication at some point of a run (see runtime/pvi/Communication.hpp).
+// Cumulative communication at some point of a run (see runtime/support/Communication.hpp).
 struct CommunicationTotals {
   std::size_t serverUpdates = 0;
   std::size_t messagesUp = 0;

@@ -17,8 +17,8 @@ ModelShape shape(std::size_t globals, std::size_t partitions, std::size_t locals
 TEST(AlgorithmChoice, NoLocalsGivesDampedSynchronousPvi) {
   AlgorithmChoice c = chooseAlgorithm(shape(58, 10, 0), FitOptions{});
   EXPECT_EQ(c.algorithm, Algorithm::Pvi);
-  EXPECT_EQ(c.schedule, "synchronous");
-  EXPECT_EQ(c.family, "full");
+  EXPECT_EQ(c.schedule, ScheduleKind::Synchronous);
+  EXPECT_EQ(c.family, FamilyKind::Full);
   EXPECT_DOUBLE_EQ(c.damping, 2.0 / 11.0);  // 10 clients and the refined prior
   EXPECT_NE(c.reason.find("no local latents"), std::string::npos) << c.reason;
   EXPECT_NE(c.reason.find("synchronous"), std::string::npos) << c.reason;
@@ -26,7 +26,7 @@ TEST(AlgorithmChoice, NoLocalsGivesDampedSynchronousPvi) {
 
 TEST(AlgorithmChoice, LocalsGiveSequentialPviAndNameThePreferredAlgorithm) {
   AlgorithmChoice small = chooseAlgorithm(shape(7, 60, 60), FitOptions{});
-  EXPECT_EQ(small.schedule, "sequential");
+  EXPECT_EQ(small.schedule, ScheduleKind::Sequential);
   EXPECT_DOUBLE_EQ(small.damping, 1.0);
   EXPECT_NE(small.reason.find("ep-mu"), std::string::npos) << small.reason;
   AlgorithmChoice large = chooseAlgorithm(shape(50, 4, 40), FitOptions{});
@@ -40,20 +40,20 @@ TEST(AlgorithmChoice, LocalsGiveSequentialPviAndNameThePreferredAlgorithm) {
 }
 
 TEST(AlgorithmChoice, LargeGlobalDimensionUsesMeanField) {
-  EXPECT_EQ(chooseAlgorithm(shape(200, 3, 0), FitOptions{}).family, "full");
-  EXPECT_EQ(chooseAlgorithm(shape(201, 3, 0), FitOptions{}).family, "mean-field");
+  EXPECT_EQ(chooseAlgorithm(shape(200, 3, 0), FitOptions{}).family, FamilyKind::Full);
+  EXPECT_EQ(chooseAlgorithm(shape(201, 3, 0), FitOptions{}).family, FamilyKind::MeanField);
 }
 
 TEST(AlgorithmChoice, ExplicitOptionsWin) {
   FitOptions o;
   o.algorithm = Algorithm::Pvi;
-  o.schedule = "synchronous";
-  o.family = "mean-field";
+  o.schedule = ScheduleKind::Synchronous;
+  o.family = FamilyKind::MeanField;
   o.damping = 0.5;
   o.rounds = 7;
   AlgorithmChoice c = chooseAlgorithm(shape(7, 60, 60), o);
-  EXPECT_EQ(c.schedule, "synchronous");
-  EXPECT_EQ(c.family, "mean-field");
+  EXPECT_EQ(c.schedule, ScheduleKind::Synchronous);
+  EXPECT_EQ(c.family, FamilyKind::MeanField);
   EXPECT_DOUBLE_EQ(c.damping, 0.5);
   EXPECT_EQ(c.rounds, 7u);
   EXPECT_NE(c.reason.find("as requested"), std::string::npos);
@@ -75,12 +75,6 @@ TEST(AlgorithmChoice, UnimplementedAlgorithmsAndBadOptionsAreRefusedWithReasons)
     EXPECT_THROW(chooseAlgorithm(shape(3, 2, 0), o), FitConfigurationError);
   };
   FitOptions o;
-  o.schedule = "asap";
-  refused(o);
-  o = {};
-  o.family = "student";
-  refused(o);
-  o = {};
   o.damping = 1.5;
   refused(o);
   o = {};
@@ -93,6 +87,10 @@ TEST(AlgorithmChoice, UnimplementedAlgorithmsAndBadOptionsAreRefusedWithReasons)
   o.roundBudget = 0;
   refused(o);
   EXPECT_THROW(parseAlgorithm("nuts"), std::invalid_argument);
+  EXPECT_THROW(parseSchedule("asap"), std::invalid_argument);
+  EXPECT_THROW(parseFamily("student"), std::invalid_argument);
+  for (const std::string& n : scheduleNames()) EXPECT_EQ(scheduleName(parseSchedule(n)), n);
+  for (const std::string& n : familyNames()) EXPECT_EQ(familyName(parseFamily(n)), n);
   for (const std::string& n : algorithmNames()) EXPECT_EQ(algorithmName(parseAlgorithm(n)), n);
 }
 

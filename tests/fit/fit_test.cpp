@@ -78,9 +78,9 @@ TEST(Fit, ConjugateRegressionReachesTheExactPosterior) {
     o.seed = 100 + s;
     o.threads = 2;
     FitResult f = fitModel(*r.model, o);
-    EXPECT_EQ(f.choice.schedule, "synchronous");
-    means.col(s) = f.mean;
-    sds.col(s) = f.covariance.diagonal().cwiseSqrt();
+    EXPECT_EQ(f.choice.schedule, ScheduleKind::Synchronous);
+    means.col(s) = f.posterior.gaussian().mean;
+    sds.col(s) = f.posterior.gaussian().covariance.diagonal().cwiseSqrt();
   }
   auto check = [&](const Eigen::MatrixXd& values, const Eigen::VectorXd& exact, const char* what) {
     for (int i = 0; i < kD + 1; ++i) {
@@ -116,6 +116,9 @@ TEST(Fit, RoundCallbackSeesEveryRoundAndTheTraceMatches) {
   EXPECT_GT(f.counters.bytesUp, 0u);
   EXPECT_DOUBLE_EQ(f.elbo.value, f.trace.back().freeEnergy);
   EXPECT_FALSE(f.converged);
+  EXPECT_EQ(f.stop, StopReason::RoundLimit);
+  // Seconds are measured by the schedule as each round ends, so they rise with the rounds.
+  for (std::size_t i = 1; i < f.trace.size(); ++i) EXPECT_GE(f.trace[i].seconds, f.trace[i - 1].seconds);
 }
 
 TEST(Fit, DrawsAreConstrainedWithTheirDensities) {
@@ -133,11 +136,11 @@ TEST(Fit, DrawsAreConstrainedWithTheirDensities) {
   // Sample moments within 5 standard errors of q's.
   for (int i = 0; i < kD + 1; ++i) {
     const Eigen::VectorXd col = d.global.values.col(3 + i);
-    const double sd = std::sqrt(f.covariance(i, i));
-    EXPECT_LT(std::abs(col.mean() - f.mean[i]), 5 * sd / std::sqrt(double(n))) << i;
+    const double sd = std::sqrt(f.posterior.gaussian().covariance(i, i));
+    EXPECT_LT(std::abs(col.mean() - f.posterior.gaussian().mean[i]), 5 * sd / std::sqrt(double(n))) << i;
   }
   // Densities recomputed independently at a few draws.
-  Eigen::LLT<Eigen::MatrixXd> llt(f.covariance);
+  Eigen::LLT<Eigen::MatrixXd> llt(f.posterior.gaussian().covariance);
   for (Eigen::Index row : {Eigen::Index(0), Eigen::Index(17), Eigen::Index(n - 1)}) {
     Eigen::VectorXd z = d.global.values.row(row).segment(3, kD + 1).transpose();
     EXPECT_EQ(d.global.values(row, 0), 0.0);
@@ -145,7 +148,7 @@ TEST(Fit, DrawsAreConstrainedWithTheirDensities) {
     for (std::size_t j = 0; j < 3; ++j)
       logP += r.model->partitionLogDensity(j, z.data(), nullptr, nullptr, nullptr, nullptr, nullptr);
     EXPECT_NEAR(d.global.values(row, 1), logP, 1e-9 * std::abs(logP));
-    Eigen::VectorXd u = llt.matrixL().solve(z - f.mean);
+    Eigen::VectorXd u = llt.matrixL().solve(z - f.posterior.gaussian().mean);
     double logG = -0.5 * u.squaredNorm() - llt.matrixLLT().diagonal().array().log().sum() -
                   0.5 * (kD + 1) * std::log(2 * M_PI);
     EXPECT_NEAR(d.global.values(row, 2), logG, 1e-10);
@@ -172,11 +175,11 @@ generated { real mu2 = mu * 2; }
   FitOptions o;
   o.rounds = 3;
   FitResult f = fitModel(m, o);
-  EXPECT_EQ(f.choice.schedule, "sequential");
+  EXPECT_EQ(f.choice.schedule, ScheduleKind::Sequential);
   // tau's half-normal prior on the log scale is not Gaussian: the server refines the prior.
   EXPECT_EQ(f.prior.rfind("the prior is not Gaussian", 0), 0u) << f.prior;
-  ASSERT_EQ(f.locals.size(), 3u);
-  EXPECT_EQ(f.locals[2].mean.size(), 1);
+  ASSERT_EQ(f.posterior.gaussian().locals.size(), 3u);
+  EXPECT_EQ(f.posterior.gaussian().locals[2].mean.size(), 1);
   PosteriorDraws d = drawPosterior(m, f, 500, 4);
   EXPECT_EQ(d.global.columns, (std::vector<std::string>{"lp__", "log_p__", "log_g__", "mu", "tau", "mu2"}));
   EXPECT_EQ(d.partitions[1].columns, (std::vector<std::string>{"a"}));
@@ -184,7 +187,7 @@ generated { real mu2 = mu * 2; }
   EXPECT_EQ(d.global.values.col(5), 2 * d.global.values.col(3));
   // The draws of a partition's local follow its q(a).
   const double mean = d.partitions[2].values.col(0).mean();
-  EXPECT_LT(std::abs(mean - f.locals[2].mean[0]), 5 * f.locals[2].sd[0] / std::sqrt(500.0));
+  EXPECT_LT(std::abs(mean - f.posterior.gaussian().locals[2].mean[0]), 5 * f.posterior.gaussian().locals[2].sd[0] / std::sqrt(500.0));
 }
 
 TEST(Fit, BadRequestsAreRefused) {

@@ -5,7 +5,7 @@
 #include "CompiledSpamModel.hpp"
 #include "SpamData.hpp"
 #include "runtime/model/WithGaussianPrior.hpp"
-#include "runtime/pvi/GaussianPriorProbe.hpp"
+#include "runtime/model/GaussianPriorProbe.hpp"
 
 namespace spam::test {
 

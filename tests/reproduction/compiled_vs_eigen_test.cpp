@@ -7,7 +7,7 @@
 
 #include "EigenLogisticModel.hpp"
 #include "SpamFixture.hpp"
-#include "runtime/pvi/Pvi.hpp"
+#include "runtime/algorithms/pvi/Pvi.hpp"
 
 namespace spam::test {
 namespace {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "runtime/model/FactorModel.hpp"
-#include "runtime/pvi/LocalLikelihood.hpp"
+#include "runtime/estimation/LocalLikelihood.hpp"
 
 namespace pvi::test {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "PviTestModels.hpp"
-#include "runtime/pvi/Pvi.hpp"
+#include "runtime/algorithms/pvi/Pvi.hpp"
 
 namespace pvi::test {
 

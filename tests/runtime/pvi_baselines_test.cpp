@@ -1,4 +1,4 @@
-// The Section 5 baselines as special cases of the PVI machinery (runtime/pvi/Baselines.hpp), on
+// The Section 5 baselines as special cases of the PVI machinery (runtime/algorithms/baselines/Baselines.hpp), on
 // the conjugate linear-Gaussian model with closed-form expectations, where each has a known
 // answer:
 //   BCM same, BCM split and VCL are exact for a conjugate model (products of exact local

@@ -1,4 +1,4 @@
-// The Gaussian calculus under PVI's optimisers (runtime/pvi/GaussianCalculus.hpp, Expectations.hpp):
+// The Gaussian calculus under PVI's optimisers (runtime/families/GaussianCalculus.hpp, Expectations.hpp):
 //   - the Fisher product C v equals the directional derivative of grad A (finite differences of
 //     the families' gradLogPartition, central, step 1e-6: truncation O(h^2 |A'''|) ~ 1e-12 and
 //     rounding ~ eps |mu| / h ~ 1e-10, so 1e-7 relative is a safe bound);
@@ -12,8 +12,8 @@
 #include <random>
 
 #include "PviTestModels.hpp"
-#include "runtime/pvi/Expectations.hpp"
-#include "runtime/pvi/GaussianCalculus.hpp"
+#include "runtime/estimation/Expectations.hpp"
+#include "runtime/families/GaussianCalculus.hpp"
 
 namespace pvi::test {
 namespace {

@@ -1,4 +1,4 @@
-// probeGaussianPrior (runtime/pvi/GaussianPriorProbe.hpp) and WithGaussianPrior: a prior whose
+// probeGaussianPrior (runtime/model/GaussianPriorProbe.hpp) and WithGaussianPrior: a prior whose
 // log density is exactly a normalised Gaussian is recovered (mean and covariance to rounding),
 // anything else is refused with a reason, and a model declared Gaussian this way gets an exact
 // prior factor in makeFederation instead of a refined one.
@@ -131,6 +131,55 @@ TEST(PriorProbe, DeclaredPriorIsHeldExactly) {
   const MeanFieldStandard q = toStandard(federation.server().posterior());
   EXPECT_NEAR(q.var(0), 2.25, 1e-12);
   EXPECT_EQ(q.m.cwiseAbs().maxCoeff(), 0.0);
+}
+
+
+PriorProbeOptions diagonalOnly() {
+  PriorProbeOptions o;
+  o.diagonalOnly = true;
+  return o;
+}
+
+// A counting wrapper: the diagonal probe must not evaluate the prior once per dimension.
+class CountingModel final : public FactorModel {
+ public:
+  explicit CountingModel(const FactorModel& inner) : inner_(inner) {}
+  size_t globalDim() const override { return inner_.globalDim(); }
+  size_t numPartitions() const override { return inner_.numPartitions(); }
+  double priorLogDensity(const double* z, const double* theta, double* gz, double* gt) const override {
+    ++calls;
+    return inner_.priorLogDensity(z, theta, gz, gt);
+  }
+  double partitionLogDensity(size_t j, const double* z, const double* w, const double* theta, double* gz, double* gw,
+                             double* gt) const override {
+    return inner_.partitionLogDensity(j, z, w, theta, gz, gw, gt);
+  }
+  mutable std::size_t calls = 0;
+
+ private:
+  const FactorModel& inner_;
+};
+
+TEST(PriorProbe, DiagonalProbeRecoversAnIndependentPriorWithoutADenseMatrix) {
+  const PriorOnlyModel scaled(400, isotropic(2.5));
+  const CountingModel model(scaled);
+  const PriorProbeResult r = probeGaussianPrior(model, {}, diagonalOnly());
+  ASSERT_TRUE(r.prior) << r.reason;
+  EXPECT_TRUE(r.prior->covariance.empty());
+  ASSERT_EQ(r.prior->variances.size(), 400u);
+  for (double v : r.prior->variances) EXPECT_NEAR(v, 6.25, 1e-12);
+  for (double m : r.prior->mean) EXPECT_LT(std::abs(m), 1e-12);
+  EXPECT_EQ(model.calls, 2u + PriorProbeOptions{}.checkPoints);  // not D + 1
+}
+
+TEST(PriorProbe, DiagonalProbeRefusesCorrelationsAndNonGaussianPriors) {
+  const LinearGaussianModel correlated(20, 5, 2, 7);
+  const PriorProbeResult r = probeGaussianPrior(correlated, {}, diagonalOnly());
+  EXPECT_FALSE(r.prior);
+  EXPECT_NE(r.reason.find("not an independent Gaussian"), std::string::npos) << r.reason;
+  const PriorOnlyModel logCosh(2, isotropic(1.0, [](double x) { return -std::log(std::cosh(x)); },
+                                            [](double x) { return -std::tanh(x); }));
+  EXPECT_FALSE(probeGaussianPrior(logCosh, {}, diagonalOnly()).prior);
 }
 
 }  // namespace

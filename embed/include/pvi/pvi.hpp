@@ -120,8 +120,8 @@ class BoundModel {
 class Posterior {
  public:
   const FitResult& result() const { return result_; }
-  const Eigen::VectorXd& mean() const { return result_.mean; }  // of q(z), unconstrained
-  const Eigen::MatrixXd& covariance() const { return result_.covariance; }
+  const Eigen::VectorXd& mean() const { return result_.posterior.gaussian().mean; }  // of q(z), unconstrained
+  const Eigen::MatrixXd& covariance() const { return result_.posterior.gaussian().covariance; }
   // The mean of q(z) mapped to constrained space, by BoundModel::parameterNames().
   Eigen::VectorXd constrainedMean() const;
   // Joint draws in constrained space with generated quantities (PosteriorDraws.hpp).

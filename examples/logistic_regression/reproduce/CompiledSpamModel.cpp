@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "compiler/driver/ModelFile.hpp"
-#include "runtime/pvi/GaussianPriorProbe.hpp"
+#include "runtime/model/GaussianPriorProbe.hpp"
 
 namespace spam {
 namespace {

@@ -4,7 +4,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "runtime/pvi/Pvi.hpp"
+#include "runtime/algorithms/pvi/Pvi.hpp"
 
 namespace spam {
 

@@ -26,8 +26,8 @@
 
 #include "Predictive.hpp"
 #include "runtime/model/FactorModel.hpp"
-#include "runtime/pvi/GlobalVI.hpp"
-#include "runtime/pvi/LocalOptimiserAdam.hpp"
+#include "runtime/algorithms/baselines/GlobalVI.hpp"
+#include "runtime/algorithms/pvi/LocalOptimiserAdam.hpp"
 
 namespace spam {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The two client splits of the PVI paper's UCI experiment (pvi-federated-learning.txt, Section 5.1
+// The two client splits of the PVI paper's UCI experiment (Ashman et al. 2022, "Partitioned Variational Inference", Section 5.1
 // and Appendix E.1, after Sharma et al. 2019), as row indices into the training rows.
 //
 //   Split A (homogeneous): the file's client column (368 rows each, 32-42% spam).

@@ -18,7 +18,7 @@
 #include "EigenLogisticModel.hpp"
 #include "Experiment.hpp"
 #include "runtime/model/WithGaussianPrior.hpp"
-#include "runtime/pvi/GaussianPriorProbe.hpp"
+#include "runtime/model/GaussianPriorProbe.hpp"
 
 namespace {
 

@@ -1,0 +1,168 @@
+#include "runtime/algorithms/pvi/LocalOptimiserAdam.hpp"
+
+#include "runtime/families/Family.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "runtime/estimation/Expectations.hpp"
+#include "runtime/optim/Adam.hpp"
+#include "runtime/support/Seeds.hpp"
+
+namespace pvi {
+namespace {
+
+Eigen::MatrixXd rootOf(const FullStable& s) { return choleskyFactor(s); }
+Eigen::VectorXd rootOf(const MeanFieldStable& s) { return standardDeviations(s); }
+// The standard form from the root already computed (no second exponentiation / validity check).
+FullStandard standardOf(const FullStable& s, const Eigen::MatrixXd& L) { return {s.m, symmetricPart(L * L.transpose())}; }
+MeanFieldStandard standardOf(const MeanFieldStable& s, const Eigen::VectorXd& sd) { return {s.m, sd.cwiseProduct(sd)}; }
+
+// Gradient of F_k with respect to the stable parameters of q(z) (see the header).
+FullStable stableGradient(const FullStable& at, const Eigen::MatrixXd& L, const ExpectedDerivatives<FullGaussian>& e,
+                          const FullNatural& cavity) {
+  const Eigen::MatrixXd twoEta2 = cavity.eta2 + cavity.eta2.transpose();
+  const Eigen::VectorXd dFdm = e.gradZ + cavity.eta1 + twoEta2 * at.m;
+  const Eigen::MatrixXd dFdL = e.crossZ + twoEta2 * L;
+  FullStable g = stableGradientFromCholesky(at, dFdm, dFdL);
+  g.logCholesky.diagonal().array() += 1.0;
+  return g;
+}
+
+MeanFieldStable stableGradient(const MeanFieldStable& at, const Eigen::VectorXd& sd,
+                               const ExpectedDerivatives<MeanFieldGaussian>& e, const MeanFieldNatural& cavity) {
+  const Eigen::VectorXd dFdm = e.gradZ + cavity.eta1 + 2.0 * cavity.eta2.cwiseProduct(at.m);
+  const Eigen::VectorXd dFdsd = e.crossZ + 2.0 * cavity.eta2.cwiseProduct(sd);
+  MeanFieldStable g = stableGradientFromSd(at, dFdm, dFdsd);
+  g.logSd.array() += 1.0;
+  return g;
+}
+
+std::vector<std::size_t> drawMiniBatch(std::size_t n, std::size_t size, std::mt19937_64& rng) {
+  std::vector<std::size_t> all(n);
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  for (std::size_t i = 0; i < size; ++i) {  // partial Fisher-Yates
+    const std::size_t j = i + static_cast<std::size_t>(uniform01(rng) * static_cast<double>(n - i));
+    std::swap(all[i], all[std::min(j, n - 1)]);
+  }
+  all.resize(size);
+  return all;
+}
+
+}  // namespace
+
+template <class Family>
+AdamOptimiser<Family>::AdamOptimiser(AdamOptions options) : options_(options) {
+  if (!(options_.learningRate > 0.0)) throw std::invalid_argument("AdamOptions: learningRate must be > 0");
+  if (!(options_.finalLearningRateFraction >= 0.0 && options_.finalLearningRateFraction <= 1.0))
+    throw std::invalid_argument("AdamOptions: finalLearningRateFraction must be in [0, 1]");
+  if (options_.steps == 0 || options_.samples == 0)
+    throw std::invalid_argument("AdamOptions: steps and samples must be positive");
+}
+
+template <class Family>
+LocalSolution<Family> AdamOptimiser<Family>::optimise(const LocalProblem<Family>& p) const {
+  using Stable = typename Family::Stable;
+  LocalSolution<Family> sol;
+  try {
+    const LocalLikelihood& f = *p.likelihood;
+    if (options_.miniBatchSize > 0 && f.numObservations() == 0)
+      throw std::invalid_argument("mini-batching requested but the likelihood cannot evaluate subsets");
+    std::mt19937_64 rng(p.seed);
+    Stable st = toStable(toStandard(p.posterior));
+    const auto nz = static_cast<Eigen::Index>(stableSize(st));
+    const Eigen::Index dw = p.locals ? p.locals->dim() : 0;
+    // The variational parameters: q(z)'s stable parameters, then q(w)'s means and log sds.
+    Eigen::VectorXd params(nz + 2 * dw);
+    flattenStable(st, params.head(nz));
+    std::optional<MeanFieldStandard> locals = p.locals;
+    if (dw > 0) {
+      params.segment(nz, dw) = locals->m;
+      params.segment(nz + dw, dw) = 0.5 * locals->var.array().log().matrix();
+    }
+    optim::AdamState adam(params.size());
+    const optim::AdamSettings settings{options_.beta1, options_.beta2, options_.epsilon};
+    Eigen::VectorXd grad(params.size());
+    double best = -std::numeric_limits<double>::infinity(), windowSum = 0.0;
+    std::size_t windowCount = 0, badWindows = 0;
+    EstimationOptions est{options_.samples, options_.useExactExpectations, nullptr};
+    std::vector<std::size_t> rows;
+    const std::size_t nObs = f.numObservations();
+    const std::size_t batch = std::min(options_.miniBatchSize, nObs);
+
+    for (std::size_t t = 1; t <= options_.steps; ++t) {
+      unflattenStable(params.head(nz), st);
+      if (dw > 0) {
+        locals->m = params.segment(nz, dw);
+        locals->var = (2.0 * params.segment(nz + dw, dw).array()).exp().matrix();
+      }
+      if (batch > 0 && batch < nObs) {
+        rows = drawMiniBatch(nObs, batch, rng);
+        est.miniBatch = &rows;
+      }
+      const auto root = rootOf(st);
+      const ExpectedDerivatives<Family> e =
+          estimateDerivatives<Family>(f, st.m, root, locals ? &*locals : nullptr, est, rng);
+      const double objective = localObjective(p.cavity, standardOf(st, root), e.value, locals);
+      if (t == 1) sol.initialExpectedLogLik = e.value;
+      sol.objective = objective;
+      sol.steps = t;
+
+      flattenStable(stableGradient(st, root, e, p.cavity), grad.head(nz));
+      if (dw > 0) {
+        grad.segment(nz, dw) = e.gradW;
+        grad.segment(nz + dw, dw) = e.crossW.cwiseProduct(locals->var.array().sqrt().matrix()).array() + 1.0;
+      }
+      if (!grad.allFinite()) throw std::runtime_error("non-finite gradient of the local free energy");
+
+      optim::adamAscend(adam, params, grad,
+                        optim::linearlyDecayed(options_.learningRate, options_.finalLearningRateFraction, t, options_.steps),
+                        settings);
+
+      const EarlyStopping& es = options_.earlyStopping;
+      if (es.window > 0) {
+        windowSum += objective;
+        if (++windowCount == es.window) {
+          const double mean = windowSum / static_cast<double>(es.window);
+          if (mean > best + es.tolerance * std::max(1.0, std::abs(best))) {
+            best = mean;
+            badWindows = 0;
+          } else if (++badWindows >= es.patience) {
+            sol.stoppedEarly = true;
+            windowSum = 0.0;
+            windowCount = 0;
+            break;
+          }
+          windowSum = 0.0;
+          windowCount = 0;
+        }
+      }
+    }
+    unflattenStable(params.head(nz), st);
+    if (dw > 0) {
+      locals->m = params.segment(nz, dw);
+      locals->var = (2.0 * params.segment(nz + dw, dw).array()).exp().matrix();
+    }
+    const typename Family::Natural qNew = toNatural(toStandard(st));
+    sol.change = qNew - p.posterior;
+    if (!allFinite(sol.change)) throw std::runtime_error("non-finite change of the natural parameters");
+    sol.locals = locals;
+    sol.ok = true;
+  } catch (const std::exception& e) {
+    sol.ok = false;
+    sol.reason = e.what();
+  }
+  return sol;
+}
+
+#define PVI_INSTANTIATE(F) template class AdamOptimiser<F>;
+PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
+#undef PVI_INSTANTIATE
+
+}  // namespace pvi

@@ -1,0 +1,67 @@
+#pragma once
+// The default client optimiser: Monte Carlo reparameterised gradients of the local free energy,
+// ascended with Adam (Kingma and Ba 2014) on the stable parameters of q'
+// (runtime/families/*Stable.hpp: mean and log-Cholesky, or mean and log standard deviations), so
+// every iterate is a valid distribution. Starts at q' = q (the received posterior).
+//
+// Objective, up to the cavity's log-normaliser (LocalOptimiser.hpp):
+//   F_k(q') = E_q'[f_k] + <eta_cav, mu_q'> + H(q')  [+ H(q(w)) with locals],
+// gradients, with z = m + L eps and g = grad f (Expectations.hpp):
+//   dF/dm = E[g] + eta1_cav + 2 eta2_cav m,
+//   dF/dL = lower(E[g eps^T]) + 2 eta2_cav L,     then the chain rule to log-Cholesky,
+//   dF/dlogL_ii += 1 (the entropy; mean-field: dF/dlogSd_i += 1),
+// and for q(w) = N(mw, diag sdw^2): dF/dmw = E[g_w], dF/dlogSdw = E[g_w .* xi] .* sdw + 1.
+//
+// Early stopping on the local objective: the objective estimates are averaged over windows of
+// `window` steps; when `patience` consecutive windows fail to beat the best window average by
+// tolerance * max(1, |best|), the optimiser stops.
+//
+// Mini-batches: with miniBatchSize > 0 each step evaluates f on a fresh random subset of the
+// client's observations through LocalLikelihood::evaluateMiniBatch (without replacement). A
+// FactorModel evaluates whole partitions, so PartitionLikelihood cannot mini-batch: asking for it
+// with a likelihood that has numObservations() == 0 fails the update with a reason. (TODO: a
+// FactorModel-level hook for per-observation evaluation of compiled models.)
+//
+// useExactExpectations (testing): gradients from the likelihood's exactExpectations hook
+// (crossZ = H L), making the optimiser deterministic.
+#include <cstddef>
+
+#include "runtime/federation/LocalOptimiser.hpp"
+
+namespace pvi {
+
+struct EarlyStopping {
+  std::size_t window = 0;   // 0 disables early stopping
+  std::size_t patience = 3;
+  double tolerance = 1e-4;
+};
+
+struct AdamOptions {
+  double learningRate = 1e-2;
+  // Linear decay of the learning rate from learningRate at the first step to
+  // finalLearningRateFraction * learningRate at step `steps` (1: constant). Decay lets the final
+  // iterate settle instead of jittering at a scale set by the learning rate.
+  double finalLearningRateFraction = 1.0;
+  std::size_t steps = 500;
+  std::size_t samples = 8;         // Monte Carlo draws per step
+  double beta1 = 0.9;
+  double beta2 = 0.999;
+  double epsilon = 1e-8;
+  std::size_t miniBatchSize = 0;   // 0: the whole partition
+  EarlyStopping earlyStopping;
+  bool useExactExpectations = false;
+};
+
+template <class Family>
+class AdamOptimiser final : public LocalOptimiser<Family> {
+ public:
+  explicit AdamOptimiser(AdamOptions options = {});
+  LocalSolution<Family> optimise(const LocalProblem<Family>& problem) const override;
+  std::string name() const override { return "Adam on reparameterised Monte Carlo gradients"; }
+  const AdamOptions& options() const { return options_; }
+
+ private:
+  AdamOptions options_;
+};
+
+}  // namespace pvi

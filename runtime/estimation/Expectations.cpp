@@ -1,0 +1,128 @@
+#include "runtime/estimation/Expectations.hpp"
+
+#include "runtime/families/Family.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace pvi {
+namespace {
+
+Eigen::MatrixXd covarianceOf(const Eigen::MatrixXd& L) {
+  const Eigen::MatrixXd lower = L.triangularView<Eigen::Lower>();
+  return symmetricPart(lower * lower.transpose());
+}
+Eigen::MatrixXd covarianceOf(const Eigen::VectorXd& sd) { return sd.cwiseProduct(sd).asDiagonal(); }
+
+void accumulateCross(Eigen::MatrixXd& cross, const Eigen::VectorXd& g, const Eigen::Ref<const Eigen::VectorXd>& eps) {
+  cross.noalias() += g * eps.transpose();
+}
+void accumulateCross(Eigen::VectorXd& cross, const Eigen::VectorXd& g, const Eigen::Ref<const Eigen::VectorXd>& eps) {
+  cross += g.cwiseProduct(eps);
+}
+
+}  // namespace
+
+template <class Family>
+double ExpectedDerivatives<Family>::valueStandardError() const {
+  return samples > 0 ? std::sqrt(valueVariance / static_cast<double>(samples)) : 0.0;
+}
+
+template <class Family>
+ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const Eigen::VectorXd& m,
+                                                const typename FamilyTraits<Family>::Root& root,
+                                                const MeanFieldStandard* locals, const EstimationOptions& options,
+                                                std::mt19937_64& rng) {
+  const auto d = static_cast<Eigen::Index>(f.globalDim());
+  const auto dw = static_cast<Eigen::Index>(f.localDim());
+  if (m.size() != d || root.rows() != d)
+    throw std::invalid_argument("estimateDerivatives: q(z) has dimension " + std::to_string(m.size()) +
+                                ", the likelihood " + std::to_string(d));
+  if (dw > 0 && (!locals || locals->dim() != dw))
+    throw std::invalid_argument("estimateDerivatives: the likelihood has " + std::to_string(dw) +
+                                " local latents but q(w) is missing or of another dimension");
+  const Eigen::VectorXd sdw = dw > 0 ? Eigen::VectorXd(locals->var.array().sqrt()) : Eigen::VectorXd();
+
+  ExpectedDerivatives<Family> out;
+  if (options.preferExact && !options.miniBatch) {
+    const Eigen::VectorXd emptyW;
+    std::optional<ExactExpectations> exact =
+        f.exactExpectations(m, covarianceOf(root), dw > 0 ? locals->m : emptyW, dw > 0 ? locals->var : emptyW);
+    if (exact) {
+      if (exact->gradZ.size() != d || exact->hessZ.rows() != d || exact->hessZ.cols() != d ||
+          exact->gradW.size() != dw || exact->hessWDiag.size() != dw)
+        throw std::invalid_argument("exactExpectations returned arrays of the wrong dimensions");
+      out.exact = true;
+      out.value = exact->value;
+      out.gradZ = exact->gradZ;
+      out.crossZ = crossFromHessian(root, exact->hessZ);
+      out.hessZ = FamilyTraits<Family>::curvatureOf(exact->hessZ);
+      out.gradW = exact->gradW;
+      out.hessW = exact->hessWDiag;
+      out.crossW = exact->hessWDiag.cwiseProduct(sdw);
+      return out;
+    }
+  }
+
+  const std::size_t n = options.samples;
+  if (n == 0) throw std::invalid_argument("estimateDerivatives: zero samples");
+  const Eigen::MatrixXd eps = standardNormals(d, static_cast<Eigen::Index>(n), rng);
+  const Eigen::MatrixXd xi = standardNormals(dw, static_cast<Eigen::Index>(n), rng);
+  const Eigen::MatrixXd z = reparamDraws(m, root, eps);
+  Eigen::MatrixXd w;
+  if (dw > 0) {
+    w = sdw.asDiagonal() * xi;
+    w.colwise() += locals->m;
+  }
+
+  out.samples = n;
+  out.gradZ = Eigen::VectorXd::Zero(d);
+  out.crossZ = FamilyTraits<Family>::zeroCurvature(d);
+  out.gradW = Eigen::VectorXd::Zero(dw);
+  out.crossW = Eigen::VectorXd::Zero(dw);
+  Eigen::VectorXd gz(d), gw(dw);
+  double sum = 0.0, sumSq = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto col = static_cast<Eigen::Index>(i);
+    const double* zp = z.col(col).data();  // columns of a column-major matrix are contiguous
+    const double* wp = dw > 0 ? w.col(col).data() : nullptr;
+    gz.setZero();
+    gw.setZero();
+    double* gwp = dw > 0 ? gw.data() : nullptr;
+    const double v = options.miniBatch ? f.evaluateMiniBatch(*options.miniBatch, zp, wp, gz.data(), gwp)
+                                       : f.evaluate(zp, wp, gz.data(), gwp);
+    if (!std::isfinite(v) || !gz.allFinite() || !gw.allFinite())
+      throw std::runtime_error("the log density or its gradient is not finite at a Monte Carlo draw");
+    sum += v;
+    sumSq += v * v;
+    out.gradZ += gz;
+    accumulateCross(out.crossZ, gz, eps.col(col));
+    if (dw > 0) {
+      out.gradW += gw;
+      out.crossW += gw.cwiseProduct(xi.col(col));
+    }
+  }
+  const double nd = static_cast<double>(n);
+  out.value = sum / nd;
+  out.valueVariance = n > 1 ? std::max(0.0, (sumSq - sum * sum / nd) / (nd - 1.0)) : 0.0;
+  out.gradZ /= nd;
+  out.crossZ /= nd;
+  out.hessZ = steinHessian(root, centredCross<Family>(out.crossZ, out.gradZ, eps.rowwise().mean(), n));
+  if (dw > 0) {
+    out.gradW /= nd;
+    out.crossW /= nd;
+    out.hessW = out.crossW.cwiseQuotient(sdw);
+  } else {
+    out.hessW = Eigen::VectorXd();
+  }
+  return out;
+}
+
+#define PVI_INSTANTIATE(F) template struct ExpectedDerivatives<F>; template ExpectedDerivatives<F> estimateDerivatives<F>(const LocalLikelihood&, const Eigen::VectorXd&, const FamilyTraits<F>::Root&, const MeanFieldStandard*, const EstimationOptions&, std::mt19937_64&);
+PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
+#undef PVI_INSTANTIATE
+
+}  // namespace pvi

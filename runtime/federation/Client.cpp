@@ -1,0 +1,122 @@
+#include "runtime/federation/Client.hpp"
+
+#include "runtime/families/Family.hpp"
+
+#include <random>
+#include <stdexcept>
+#include <utility>
+
+namespace pvi {
+
+template <class Family>
+Client<Family>::Client(std::size_t factorIndex, std::shared_ptr<const LocalLikelihood> likelihood,
+                       std::shared_ptr<const LocalOptimiser<Family>> optimiser, Natural initialFactor,
+                       std::optional<MeanFieldStandard> locals)
+    : factorIndex_(factorIndex),
+      likelihood_(std::move(likelihood)),
+      optimiser_(std::move(optimiser)),
+      factor_(std::move(initialFactor)),
+      locals_(std::move(locals)) {
+  if (!likelihood_ || !optimiser_) throw std::invalid_argument("Client: null likelihood or optimiser");
+  if (static_cast<std::size_t>(factor_.dim()) != likelihood_->globalDim())
+    throw std::invalid_argument("Client: factor and likelihood dimensions differ");
+  if (Validity v = checkFactor(factor_); !v) throw std::invalid_argument("Client: initial factor: " + v.reason);
+  const auto dw = static_cast<Eigen::Index>(likelihood_->localDim());
+  if (dw > 0 && !locals_) locals_ = MeanFieldStandard{Eigen::VectorXd::Zero(dw), Eigen::VectorXd::Ones(dw)};
+  if (dw == 0) locals_.reset();
+  if (locals_ && (locals_->dim() != dw || !checkDistribution(*locals_)))
+    throw std::invalid_argument("Client: q(w) has the wrong dimension or is not a valid distribution");
+}
+
+template <class Family>
+void Client<Family>::setCavityMode(CavityMode mode, std::optional<Natural> fixed) {
+  if (mode == CavityMode::Fixed) {
+    if (!fixed) throw std::invalid_argument("Client::setCavityMode: Fixed needs a cavity");
+    if (Validity v = checkDistribution(*fixed); !v)
+      throw std::invalid_argument("Client::setCavityMode: the fixed cavity is not a distribution: " + v.reason);
+    if (fixed->dim() != factor_.dim()) throw std::invalid_argument("Client::setCavityMode: wrong dimension");
+  }
+  cavityMode_ = mode;
+  fixedCavity_ = mode == CavityMode::Fixed ? std::move(fixed) : std::nullopt;
+}
+
+template <class Family>
+ClientUpdate<Family> Client<Family>::computeUpdate(const Natural& posterior, double damping, std::uint64_t seed) {
+  ClientUpdate<Family> out;
+  out.factorIndex = factorIndex_;
+  if (Validity v = checkDistribution(posterior); !v) {
+    out.reason = "received posterior is not a valid distribution: " + v.reason;
+    return out;
+  }
+  LocalProblem<Family> problem;
+  problem.likelihood = likelihood_.get();
+  switch (cavityMode_) {
+    case CavityMode::Deletion:
+      problem.posterior = posterior;
+      problem.factor = factor_;
+      problem.cavity = posterior - factor_;
+      break;
+    case CavityMode::NoDeletion:  // the local problem sees q as its prior: no factor to remove
+      problem.posterior = posterior;
+      problem.factor = Natural::flat(posterior.dim());
+      problem.cavity = posterior;
+      break;
+    case CavityMode::Fixed:
+      problem.cavity = *fixedCavity_;
+      problem.factor = factor_;
+      problem.posterior = *fixedCavity_ + factor_;
+      if (Validity v = checkDistribution(problem.posterior); !v) {
+        out.reason = "fixed cavity times t_k is not a valid distribution: " + v.reason;
+        return out;
+      }
+      break;
+  }
+  problem.locals = locals_;
+  problem.seed = seed;
+  out.solution = optimiser_->optimise(problem);
+  pendingLocals_ = std::move(out.solution.locals);
+  out.solution.locals.reset();  // q(w_k) stays on the client
+  if (!out.solution.ok) {
+    out.reason = out.solution.reason;
+    return out;
+  }
+  out.delta = damping * out.solution.change;
+  out.ok = true;
+  return out;
+}
+
+template <class Family>
+void Client<Family>::commit(const ClientUpdate<Family>& update, double scale) {
+  if (update.factorIndex != factorIndex_) throw std::invalid_argument("Client::commit: update of another client");
+  std::optional<MeanFieldStandard> proposal = std::move(pendingLocals_);
+  pendingLocals_.reset();
+  if (!update.ok || scale == 0.0) return;
+  factor_ += scale * update.delta;
+  if (proposal) locals_ = std::move(proposal);
+  ++committed_;
+}
+
+template <class Family>
+Estimate Client<Family>::expectedLogLikelihood(const Natural& posterior, std::size_t samples,
+                                               std::uint64_t seed) const {
+  std::mt19937_64 rng(seed);
+  const ExpectedDerivatives<Family> e = estimateDerivatives<Family>(
+      *likelihood_, toStandard(posterior), locals_ ? &*locals_ : nullptr, EstimationOptions{samples, true, nullptr},
+      rng);
+  Estimate out{e.value, e.valueStandardError()};
+  if (locals_) out.value += entropy(*locals_);
+  return out;
+}
+
+template <class Family>
+Estimate Client<Family>::localFreeEnergy(const Natural& posterior, std::size_t samples, std::uint64_t seed) const {
+  Estimate e = expectedLogLikelihood(posterior, samples, seed);
+  e.value -= inner(factor_, toMean(posterior));
+  return e;
+}
+
+#define PVI_INSTANTIATE(F) template class Client<F>;
+PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
+#undef PVI_INSTANTIATE
+
+}  // namespace pvi

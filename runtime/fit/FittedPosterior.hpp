@@ -1,0 +1,61 @@
+#pragma once
+// What a fit returns as the posterior, whatever the algorithm: either a Gaussian approximation of
+// the globals with each partition's private q(w_j) (the variational algorithms), or draws of the
+// unconstrained latents (samplers). The output code (PosteriorDraws.hpp, the app's summaries)
+// serves both through this one type.
+#include <Eigen/Core>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace pvi {
+
+// One partition's private approximation q(w_j) = N(mean, diag(sd^2)) over its unconstrained
+// locals (empty for a partition without locals). In a federated deployment it stays with its
+// partition.
+struct LocalPosterior {
+  Eigen::VectorXd mean;
+  Eigen::VectorXd sd;
+};
+
+// q(z) = N(mean, covariance) over the unconstrained globals (covariance diagonal for the
+// mean-field family), and q(w_j) per partition.
+struct GaussianPosterior {
+  Eigen::VectorXd mean;
+  Eigen::MatrixXd covariance;
+  std::vector<LocalPosterior> locals;
+};
+
+// Draws of x = (z, w_1, ..., w_J) in unconstrained space (JointDensity's layout), one row per
+// draw, and the chain each row came from.
+struct SampledPosterior {
+  Eigen::MatrixXd draws;
+  std::vector<std::size_t> chain;
+  std::size_t globalDim = 0;
+  std::vector<std::size_t> localOffsets;  // column of each partition's first local
+};
+
+class FittedPosterior {
+ public:
+  FittedPosterior() = default;
+  FittedPosterior(GaussianPosterior g) : value_(std::move(g)) {}  // NOLINT: implicit by design
+  FittedPosterior(SampledPosterior s) : value_(std::move(s)) {}    // NOLINT
+
+  bool isGaussian() const { return std::holds_alternative<GaussianPosterior>(value_); }
+  bool isSampled() const { return std::holds_alternative<SampledPosterior>(value_); }
+  // Throw std::logic_error when the posterior is of the other kind.
+  const GaussianPosterior& gaussian() const { return get<GaussianPosterior>("a Gaussian approximation"); }
+  const SampledPosterior& sampled() const { return get<SampledPosterior>("a set of draws"); }
+
+ private:
+  template <class T>
+  const T& get(const char* what) const {
+    if (const T* p = std::get_if<T>(&value_)) return *p;
+    throw std::logic_error(std::string("the fitted posterior is not ") + what);
+  }
+  std::variant<GaussianPosterior, SampledPosterior> value_;
+};
+
+}  // namespace pvi

@@ -1,0 +1,36 @@
+#include "runtime/output/FromTrace.hpp"
+
+namespace pvi::output {
+
+CommunicationTotals communicationTotals(const CommunicationCounters& c) {
+  CommunicationTotals t;
+  t.serverUpdates = c.serverUpdates;
+  t.messagesUp = c.messagesUp;
+  t.messagesDown = c.messagesDown;
+  t.bytesUp = c.bytesUp;
+  t.bytesDown = c.bytesDown;
+  t.dropped = c.dropped;
+  t.accepted = c.accepted;
+  t.rejected = c.rejected;
+  return t;
+}
+
+TraceRow traceRow(const TraceRecord& r) {
+  TraceRow row;
+  row.round = r.round;
+  row.elbo = r.freeEnergy;
+  row.elboStandardError = r.freeEnergyStandardError;
+  row.maxChange = r.maxChange;
+  row.seconds = r.seconds;
+  row.communication = communicationTotals(r.counters);
+  return row;
+}
+
+std::vector<TraceRow> traceRows(std::span<const TraceRecord> records) {
+  std::vector<TraceRow> rows;
+  rows.reserve(records.size());
+  for (const TraceRecord& r : records) rows.push_back(traceRow(r));
+  return rows;
+}
+
+}  // namespace pvi::output
