@@ -3,7 +3,7 @@
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/lower/Describe.hpp"
 #include "compiler/lower/FunctionLowerer.hpp"
-#include "stdlib/Signatures.hpp"
+#include "compiler/sema/Signatures.hpp"
 
 namespace pvi::lower {
 
