@@ -439,7 +439,7 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
     diags.error(u.span, "not supported by code generation yet: " + u.what);
     return std::nullopt;
   }
-  m.info = describeModel(m);
+  m.info = describeModel(m, diags.file().text());
   return m;
 }
 
