@@ -4,10 +4,12 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
+#include <initializer_list>
 #include <limits>
 #include <stdexcept>
 #include <vector>
 
+#include "compiler/codegen/AbiTypes.hpp"
 #include "runtime/abi/factor_abi.h"
 #include "stdlib/Ops.hpp"
 
@@ -27,15 +29,13 @@ class Emitter {
     for (const Inst& i : f_.insts) hasBackward_ = hasBackward_ || i.op == Op::Backward;
   }
 
-  // void symbol(const void* const* shared, const void* const* partition, int64_t* out):
+  // pvi_dims_fn: void symbol(const void* const* shared, const void* const* partition, int64_t* out):
   // out = {dim z, dim w, dim theta}; returns nothing. Index errors cannot occur in sizes.
   void emitDims(const std::string& symbol) {
-    llvm::Type* ptr = b_.getPtrTy();
-    auto* fty = llvm::FunctionType::get(b_.getVoidTy(), {ptr, ptr, ptr, ptr, ptr}, false);
-    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, symbol, m_);
+    kind_ = Kind::Sizes;
+    create<pvi_dims_fn>(symbol, {"shared", "partition", "out"});
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
     b_.SetInsertPoint(entry_);
-    // Arguments 3 and 4 play the roles of shared and partition in dataPointer().
     size_t n = f_.insts.size();
     ints_.assign(n, nullptr);
     computeDepths();
@@ -56,12 +56,11 @@ class Emitter {
     b_.CreateRetVoid();
   }
 
-  // void symbol(shared, partition, workspace, workspace_bytes, int64_t* status, int64_t where[3])
+  // pvi_check_fn: double symbol(shared, partition, workspace, workspace_bytes, int64_t* status,
+  // int64_t where[3])
   void emitCheck(const std::string& symbol) {
     kind_ = Kind::Check;
-    llvm::Type* ptr = b_.getPtrTy();
-    auto* fty = llvm::FunctionType::get(b_.getDoubleTy(), {ptr, ptr, ptr, b_.getInt64Ty(), ptr, ptr}, false);
-    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, symbol, m_);
+    create<pvi_check_fn>(symbol, {"shared", "partition", "workspace", "workspace_bytes", "status", "where"});
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
     b_.SetInsertPoint(entry_);
     target_ = b_.CreateAlloca(b_.getDoubleTy(), nullptr, "unused");
@@ -75,12 +74,11 @@ class Emitter {
     b_.CreateRet(f64(0.0));
   }
 
-  // void symbol(shared, partition, int64_t* counts): the number of elements every data
-  // variable of `source` must have, by its index in the block.
+  // pvi_counts_fn: void symbol(shared, partition, int64_t* counts): the number of elements every
+  // data variable of `source` must have, by its index in the block.
   void emitCounts(const std::string& symbol, ir::Source source) {
-    llvm::Type* ptr = b_.getPtrTy();
-    fn_ = llvm::Function::Create(llvm::FunctionType::get(b_.getVoidTy(), {ptr, ptr, ptr}, false),
-                                 llvm::Function::ExternalLinkage, symbol, m_);
+    kind_ = Kind::Sizes;
+    create<pvi_counts_fn>(symbol, {"shared", "partition", "counts"});
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
     b_.SetInsertPoint(entry_);
     size_t n = f_.insts.size();
@@ -99,12 +97,12 @@ class Emitter {
     b_.CreateRetVoid();
   }
 
-  // double symbol(z, w, theta, shared, partition, double* out, workspace, bytes, int64_t* status)
+  // pvi_output_fn: double symbol(z, w, theta, shared, partition, double* out, workspace, bytes,
+  // int64_t* status)
   void emitOutput(const std::string& symbol) {
     kind_ = Kind::Output;
-    llvm::Type* ptr = b_.getPtrTy();
-    auto* fty = llvm::FunctionType::get(b_.getDoubleTy(), {ptr, ptr, ptr, ptr, ptr, ptr, ptr, b_.getInt64Ty(), ptr}, false);
-    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, symbol, m_);
+    create<pvi_output_fn>(symbol, {"z", "w", "theta", "shared", "partition", "out", "workspace", "workspace_bytes",
+                                   "status"});
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
     b_.SetInsertPoint(entry_);
     target_ = b_.CreateAlloca(b_.getDoubleTy(), nullptr, "unused");
@@ -119,14 +117,10 @@ class Emitter {
     b_.CreateRet(f64(0.0));
   }
 
+  // pvi_factor_fn (see Codegen.hpp).
   void emit(const std::string& symbol) {
-    llvm::Type* ptr = b_.getPtrTy();
-    llvm::Type* i64 = b_.getInt64Ty();
-    auto* fty = llvm::FunctionType::get(b_.getDoubleTy(), {ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, ptr, i64, ptr}, false);
-    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, symbol, m_);
-    const char* names[] = {"z", "w", "theta", "shared", "partition", "grad_z", "grad_w", "grad_theta",
-                           "workspace", "workspace_bytes", "status"};
-    for (unsigned k = 0; k < fty->getNumParams(); ++k) fn_->getArg(k)->setName(names[k]);
+    create<pvi_factor_fn>(symbol, {"z", "w", "theta", "shared", "partition", "grad_z", "grad_w", "grad_theta",
+                                   "workspace", "workspace_bytes", "status"});
     fn_->addFnAttr(llvm::Attribute::NoUnwind);
 
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
@@ -145,10 +139,22 @@ class Emitter {
   }
 
  private:
+  // Creates the function `symbol` with the ABI's type Fn (runtime/abi/factor_abi.h) and names
+  // its arguments.
+  template <class Fn>
+  void create(const std::string& symbol, std::initializer_list<const char*> names) {
+    llvm::FunctionType* fty = abi::functionType<Fn>(ctx_);
+    if (names.size() != fty->getNumParams()) throw std::logic_error("argument names of " + symbol);
+    fn_ = llvm::Function::Create(fty, llvm::Function::ExternalLinkage, symbol, m_);
+    unsigned k = 0;
+    for (const char* name : names) fn_->getArg(k++)->setName(name);
+  }
+
   llvm::Value* arg(unsigned k) { return fn_->getArg(k); }
-  // Argument roles differ between factor functions and data-check functions.
-  // Argument positions of each kind of function (see Codegen.hpp).
-  enum class Kind { Factor, Check, Output };
+  // Argument positions of each kind of function (see Codegen.hpp): factor functions, data
+  // checks, output functions, and the size functions (dims, counts, output sizes), whose
+  // arguments are (shared, partition, out).
+  enum class Kind { Factor, Check, Output, Sizes };
   Kind kind_ = Kind::Factor;
   llvm::Value* statusArg() { return arg(kind_ == Kind::Check ? 4 : kind_ == Kind::Output ? 8 : 10); }
   llvm::Value* workspaceArg() { return arg(kind_ == Kind::Check ? 2 : kind_ == Kind::Output ? 6 : 8); }
@@ -195,7 +201,7 @@ class Emitter {
 
   llvm::Value* dataPointer(const Inst& i) {
     // In factor and output functions the data tables are arguments 3 and 4; elsewhere 0 and 1.
-    bool first = kind_ == Kind::Check || fn_->arg_size() <= 5;
+    bool first = kind_ == Kind::Check || kind_ == Kind::Sizes;
     llvm::Value* table = arg(i.source == ir::Source::Shared ? (first ? 0 : 3) : (first ? 1 : 4));
     llvm::Value* slot = b_.CreateConstGEP1_64(b_.getPtrTy(), table, static_cast<uint64_t>(i.imm));
     return b_.CreateLoad(b_.getPtrTy(), slot, i.comment);
@@ -916,9 +922,10 @@ void emitDimsFunction(llvm::Module& module, const ir::Function& f, const std::st
   Emitter(module, f).emitDims(symbol);
 }
 
-void emitOutputFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol) {
+void emitOutputFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol,
+                        const std::string& sizeSymbol) {
   Emitter(module, f).emitOutput(symbol);
-  Emitter(module, f).emitDims(symbol + "_size");
+  if (!sizeSymbol.empty()) Emitter(module, f).emitDims(sizeSymbol);
 }
 
 void emitDataCheckFunctions(llvm::Module& module, const ir::Function& f, ir::Source source,

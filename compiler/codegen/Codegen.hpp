@@ -1,6 +1,7 @@
 #pragma once
-// Factor IR -> LLVM IR. Every generated function has the factor ABI signature
-// (runtime/abi/factor_abi.h):
+// Factor IR -> LLVM IR. Every generated function has exactly the LLVM type of its factor ABI
+// function pointer type (runtime/abi/factor_abi.h; compiler/codegen/AbiTypes.hpp). A factor
+// function (pvi_factor_fn) is
 //   double f(const double* z, const double* w, const double* theta,
 //            const void* const* shared, const void* const* partition,
 //            double* grad_z, double* grad_w, double* grad_theta,
@@ -23,14 +24,16 @@ namespace pvi {
 // Adds `symbol` to the module, generated from `f`.
 void emitFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol);
 
-// Adds `void symbol(const void* const* shared, const void* const* partition, int64_t out[3])`,
-// writing the dimensions of z, w and theta that `f` derives from the data.
+// Adds `void symbol(const void* const* shared, const void* const* partition, int64_t out[3])`
+// (pvi_dims_fn), writing the dimensions of z, w and theta that `f` derives from the data.
 void emitDimsFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol);
 
 // Adds an output function (constrain maps, generated quantities) and its size function:
 //   double symbol(z, w, theta, shared, partition, double* out, workspace, bytes, int64_t* status)
-//   void symbol_size(shared, partition, int64_t out[3])     out[0]: the output's length
-void emitOutputFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol);
+//   void sizeSymbol(shared, partition, int64_t out[3])     out[0]: the output's length
+// (no size function when sizeSymbol is empty).
+void emitOutputFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol,
+                        const std::string& sizeSymbol);
 
 // Adds the data checks of one block from its check function `f` (see runtime/abi/factor_abi.h):
 //   void counts(shared, partition, int64_t* counts)       expected element count per variable

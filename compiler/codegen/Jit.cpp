@@ -15,9 +15,11 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include <mutex>
+#include <set>
 #include <stdexcept>
 
 #include "compiler/ad/Reverse.hpp"
+#include "compiler/codegen/AbiTypes.hpp"
 #include "compiler/codegen/Codegen.hpp"
 #include "stdlib/kernels/arith/arith.h"
 #include "stdlib/kernels/kernel_table.h"
@@ -40,32 +42,70 @@ T unwrap(llvm::Expected<T> v, const char* what) {
   return std::move(*v);
 }
 
-std::unique_ptr<llvm::Module> buildModule(llvm::LLVMContext& ctx, const LoweredModel& model) {
+// The module defines the functions of the factor ABI's list (PVI_MODEL_CODE_FUNCTIONS), the
+// partition ones when the model has a partition, each with its ABI type, and no others;
+// anything else is a code generator bug.
+void checkAbiFunctions(const llvm::Module& module, bool partitioned) {
+  llvm::LLVMContext& ctx = module.getContext();
+  std::set<std::string> members;
+  auto check = [&](const char* symbol, llvm::FunctionType* type, bool needed) {
+    members.insert(symbol);
+    const llvm::Function* f = module.getFunction(symbol);
+    if (f == nullptr) {
+      if (needed) throw std::logic_error(std::string("generated code lacks the ABI function ") + symbol);
+      return;
+    }
+    if (f->getFunctionType() != type)
+      throw std::logic_error(std::string("the generated ") + symbol + " does not have its ABI type");
+  };
+#define PVI_CHECK_FUNCTION(member, type, partition) \
+  check(PVI_ABI_SYMBOL(member), abi::functionType<type>(ctx), !(partition) || partitioned);
+  PVI_MODEL_CODE_FUNCTIONS(PVI_CHECK_FUNCTION)
+#undef PVI_CHECK_FUNCTION
+  for (const llvm::Function& f : module)
+    if (!f.isDeclaration() && !members.count(f.getName().str()))
+      throw std::logic_error("generated code defines " + f.getName().str() + ", which is not an ABI function");
+}
+
+}  // namespace
+
+std::unique_ptr<llvm::Module> generatedModule(llvm::LLVMContext& ctx, const LoweredModel& model) {
   auto module = std::make_unique<llvm::Module>("pvi_model", ctx);
-  emitFunction(*module, model.prior, "pvi_prior_value");
-  emitFunction(*module, differentiate(model.prior), "pvi_prior_grad");
-  emitDimsFunction(*module, model.prior, "pvi_prior_dims");
-  emitDataCheckFunctions(*module, model.sharedCheck, ir::Source::Shared, "pvi_shared_check", "pvi_shared_counts");
-  emitOutputFunction(*module, model.constrainGlobals, "pvi_constrain_globals");
-  emitOutputFunction(*module, model.unconstrainGlobals, "pvi_unconstrain_globals");
-  emitOutputFunction(*module, model.generateShared, "pvi_generate_shared");
-  emitOutputFunction(*module, model.shapesGlobals, "pvi_shapes_globals");
-  if (!model.partitionName.empty()) {
-    emitFunction(*module, model.partition, "pvi_partition_value");
-    emitFunction(*module, differentiate(model.partition), "pvi_partition_grad");
-    emitDimsFunction(*module, model.partition, "pvi_partition_dims");
-    emitDataCheckFunctions(*module, model.partitionCheck, ir::Source::Partition, "pvi_partition_check",
-                           "pvi_partition_counts");
-    emitOutputFunction(*module, model.constrainLocals, "pvi_constrain_locals");
-    emitOutputFunction(*module, model.unconstrainLocals, "pvi_unconstrain_locals");
-    emitOutputFunction(*module, model.generatePartition, "pvi_generate_partition");
-    emitOutputFunction(*module, model.shapesPartition, "pvi_shapes_partition");
+  emitFunction(*module, model.prior, PVI_ABI_SYMBOL(prior_value));
+  emitFunction(*module, differentiate(model.prior), PVI_ABI_SYMBOL(prior_grad));
+  emitDimsFunction(*module, model.prior, PVI_ABI_SYMBOL(prior_dims));
+  emitDataCheckFunctions(*module, model.sharedCheck, ir::Source::Shared, PVI_ABI_SYMBOL(shared_check),
+                         PVI_ABI_SYMBOL(shared_counts));
+  emitOutputFunction(*module, model.constrainGlobals, PVI_ABI_SYMBOL(constrain_globals),
+                     PVI_ABI_SYMBOL(constrain_globals_size));
+  emitOutputFunction(*module, model.unconstrainGlobals, PVI_ABI_SYMBOL(unconstrain_globals), "");
+  emitOutputFunction(*module, model.generateShared, PVI_ABI_SYMBOL(generate_shared),
+                     PVI_ABI_SYMBOL(generate_shared_size));
+  emitOutputFunction(*module, model.shapesGlobals, PVI_ABI_SYMBOL(shapes_globals),
+                     PVI_ABI_SYMBOL(shapes_globals_size));
+  const bool partitioned = !model.partitionName.empty();
+  if (partitioned) {
+    emitFunction(*module, model.partition, PVI_ABI_SYMBOL(partition_value));
+    emitFunction(*module, differentiate(model.partition), PVI_ABI_SYMBOL(partition_grad));
+    emitDimsFunction(*module, model.partition, PVI_ABI_SYMBOL(partition_dims));
+    emitDataCheckFunctions(*module, model.partitionCheck, ir::Source::Partition, PVI_ABI_SYMBOL(partition_check),
+                           PVI_ABI_SYMBOL(partition_counts));
+    emitOutputFunction(*module, model.constrainLocals, PVI_ABI_SYMBOL(constrain_locals),
+                       PVI_ABI_SYMBOL(constrain_locals_size));
+    emitOutputFunction(*module, model.unconstrainLocals, PVI_ABI_SYMBOL(unconstrain_locals), "");
+    emitOutputFunction(*module, model.generatePartition, PVI_ABI_SYMBOL(generate_partition),
+                       PVI_ABI_SYMBOL(generate_partition_size));
+    emitOutputFunction(*module, model.shapesPartition, PVI_ABI_SYMBOL(shapes_partition),
+                       PVI_ABI_SYMBOL(shapes_partition_size));
   }
+  checkAbiFunctions(*module, partitioned);
   std::string err;
   llvm::raw_string_ostream es(err);
   if (llvm::verifyModule(*module, &es)) throw std::runtime_error("generated LLVM IR is invalid: " + err);
   return module;
 }
+
+namespace {
 
 void optimise(llvm::Module& module, llvm::TargetMachine& tm) {
   module.setDataLayout(tm.createDataLayout());
@@ -101,7 +141,7 @@ JitModel::~JitModel() = default;
 std::unique_ptr<JitModel> JitModel::compile(const LoweredModel& model) {
   initialiseLlvm();
   auto ctx = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> module = buildModule(*ctx, model);
+  std::unique_ptr<llvm::Module> module = generatedModule(*ctx, model);
 
   auto jtmb = unwrap(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
   jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
@@ -135,43 +175,22 @@ std::unique_ptr<JitModel> JitModel::compile(const LoweredModel& model) {
 
   auto lookup = [&](const char* name) { return unwrap(jit.lookup(name), name).toPtr<void*>(); };
   pvi_model_code& c = out->code_;
-  c.prior_value = reinterpret_cast<pvi_factor_fn>(lookup("pvi_prior_value"));
-  c.prior_grad = reinterpret_cast<pvi_factor_fn>(lookup("pvi_prior_grad"));
-  c.prior_dims = reinterpret_cast<pvi_dims_fn>(lookup("pvi_prior_dims"));
-  c.shared_counts = reinterpret_cast<pvi_counts_fn>(lookup("pvi_shared_counts"));
-  c.shared_check = reinterpret_cast<pvi_check_fn>(lookup("pvi_shared_check"));
-  c.constrain_globals = reinterpret_cast<pvi_output_fn>(lookup("pvi_constrain_globals"));
-  c.constrain_globals_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_constrain_globals_size"));
-  c.unconstrain_globals = reinterpret_cast<pvi_output_fn>(lookup("pvi_unconstrain_globals"));
-  c.generate_shared = reinterpret_cast<pvi_output_fn>(lookup("pvi_generate_shared"));
-  c.generate_shared_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_generate_shared_size"));
-  c.shapes_globals = reinterpret_cast<pvi_output_fn>(lookup("pvi_shapes_globals"));
-  c.shapes_globals_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_shapes_globals_size"));
-  if (!model.partitionName.empty()) {
-    c.partition_value = reinterpret_cast<pvi_factor_fn>(lookup("pvi_partition_value"));
-    c.partition_grad = reinterpret_cast<pvi_factor_fn>(lookup("pvi_partition_grad"));
-    c.partition_dims = reinterpret_cast<pvi_dims_fn>(lookup("pvi_partition_dims"));
-    c.partition_counts = reinterpret_cast<pvi_counts_fn>(lookup("pvi_partition_counts"));
-    c.partition_check = reinterpret_cast<pvi_check_fn>(lookup("pvi_partition_check"));
-    c.constrain_locals = reinterpret_cast<pvi_output_fn>(lookup("pvi_constrain_locals"));
-    c.constrain_locals_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_constrain_locals_size"));
-    c.unconstrain_locals = reinterpret_cast<pvi_output_fn>(lookup("pvi_unconstrain_locals"));
-    c.generate_partition = reinterpret_cast<pvi_output_fn>(lookup("pvi_generate_partition"));
-    c.generate_partition_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_generate_partition_size"));
-    c.shapes_partition = reinterpret_cast<pvi_output_fn>(lookup("pvi_shapes_partition"));
-    c.shapes_partition_size = reinterpret_cast<pvi_dims_fn>(lookup("pvi_shapes_partition_size"));
-  }
+  const bool partitioned = !model.partitionName.empty();
+#define PVI_LOOKUP_FUNCTION(member, type, partition) \
+  if (!(partition) || partitioned) c.member = reinterpret_cast<type>(lookup(PVI_ABI_SYMBOL(member)));
+  PVI_MODEL_CODE_FUNCTIONS(PVI_LOOKUP_FUNCTION)
+#undef PVI_LOOKUP_FUNCTION
   return out;
 }
 
 void emitObjectFile(const LoweredModel& model, const std::string& path) {
   initialiseLlvm();
   llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::Module> module = buildModule(ctx, model);
+  std::unique_ptr<llvm::Module> module = generatedModule(ctx, model);
   // The model's description, so an executable built from this object needs no compiler.
   llvm::Constant* info = llvm::ConstantDataArray::getString(ctx, toJson(model.info), /*AddNull=*/true);
   new llvm::GlobalVariable(*module, info->getType(), /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage, info,
-                           "pvi_model_info");
+                           PVI_MODEL_INFO_SYMBOL);
   // The same target machine as the JIT's, so both run the same optimised code.
   auto jtmb = unwrap(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
   jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
@@ -192,7 +211,7 @@ void emitObjectFile(const LoweredModel& model, const std::string& path) {
 std::string generatedLlvm(const LoweredModel& model, bool optimiseIt) {
   initialiseLlvm();
   llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::Module> module = buildModule(ctx, model);
+  std::unique_ptr<llvm::Module> module = generatedModule(ctx, model);
   if (optimiseIt) {
     auto jtmb = unwrap(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
     auto tm = unwrap(jtmb.createTargetMachine(), "creating the target machine");

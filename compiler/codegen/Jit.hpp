@@ -7,6 +7,11 @@
 #include "compiler/lower/Lower.hpp"
 #include "runtime/abi/factor_abi.h"
 
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
 namespace pvi {
 
 class JitModel {
@@ -30,10 +35,14 @@ class JitModel {
 // The generated module, optimised or not (for tests and dumps).
 std::string generatedLlvm(const LoweredModel& model, bool optimise);
 
-// Ahead-of-time: writes an object file defining the same symbols the JIT looks up
-// (pvi_prior_value, pvi_prior_grad, pvi_prior_dims, pvi_partition_*), optimised by the same
-// pipeline for the host CPU. Linked with the kernel library it needs no LLVM. Throws
-// std::runtime_error on failure.
+// The generated module before optimisation: the functions of the factor ABI's list
+// (PVI_MODEL_CODE_FUNCTIONS in runtime/abi/factor_abi.h), each named by PVI_ABI_SYMBOL and of
+// its ABI type, checked before it is returned. Throws std::runtime_error when LLVM rejects it.
+std::unique_ptr<llvm::Module> generatedModule(llvm::LLVMContext& ctx, const LoweredModel& model);
+
+// Ahead-of-time: writes an object file defining the same symbols the JIT looks up (the factor
+// ABI's functions) and pvi_model_info, optimised by the same pipeline for the host CPU. Linked
+// with the kernel library it needs no LLVM. Throws std::runtime_error on failure.
 void emitObjectFile(const LoweredModel& model, const std::string& path);
 
 }  // namespace pvi

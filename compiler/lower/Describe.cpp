@@ -3,7 +3,43 @@
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/lower/Lower.hpp"
 
+#include <string>
+
 namespace pvi {
+
+namespace {
+
+// The value of a bound written as a number (a literal, possibly with a sign).
+std::optional<double> constantValue(const Expr& e) {
+  if (e.kind == ExprKind::IntLit || e.kind == ExprKind::RealLit) return std::stod(e.text);
+  if (e.kind == ExprKind::Unary && (e.text == "-" || e.text == "+")) {
+    std::optional<double> v = constantValue(*e.args[0]);
+    if (v && e.text == "-") return -*v;
+    return v;
+  }
+  return std::nullopt;
+}
+
+Bound describeBound(const ExprPtr& e) {
+  Bound b;
+  if (!e) return b;
+  b.expr = printExpr(*e);
+  b.constant = constantValue(*e);
+  return b;
+}
+
+}  // namespace
+
+Transform describeTransform(const TypeSyntax& ts) {
+  Transform t;
+  t.kind = ts.lower && ts.upper ? TransformKind::LowerUpper
+           : ts.lower           ? TransformKind::Lower
+           : ts.upper           ? TransformKind::Upper
+                                : TransformKind::Identity;
+  t.lower = describeBound(ts.lower);
+  t.upper = describeBound(ts.upper);
+  return t;
+}
 
 VariableInfo describeVariable(const Symbol& s) {
   const TypeSyntax& ts = *s.decl->declType;
@@ -21,12 +57,14 @@ VariableInfo describeVariable(const Symbol& s) {
   for (const ExprPtr& d : ts.arrayDims) v.arrayDims.push_back(printExpr(*d));
   for (const ExprPtr& d : ts.elemDims) v.shapeDims.push_back(printExpr(*d));
   v.type = printType(ts);
+  v.transform = describeTransform(ts);
   return v;
 }
 
-ModelInfo describeModel(const LoweredModel& m) {
+ModelInfo describeModel(const LoweredModel& m, std::string_view source) {
   ModelInfo info;
   info.data = m.schema;
+  info.sourceHash = modelSourceHash(source, m.schema);
   auto describe = [](const std::vector<const Symbol*>& syms) {
     std::vector<VariableInfo> out;
     for (const Symbol* s : syms) out.push_back(describeVariable(*s));

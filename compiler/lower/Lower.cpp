@@ -3,7 +3,7 @@
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/lower/Describe.hpp"
 #include "compiler/lower/FunctionLowerer.hpp"
-#include "stdlib/Signatures.hpp"
+#include "compiler/sema/Signatures.hpp"
 
 namespace pvi::lower {
 
@@ -439,7 +439,7 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
     diags.error(u.span, "not supported by code generation yet: " + u.what);
     return std::nullopt;
   }
-  m.info = describeModel(m);
+  m.info = describeModel(m, diags.file().text());
   return m;
 }
 

@@ -30,7 +30,7 @@ struct LoweredModel {
   ir::Function shapesGlobals, shapesPartition;
   std::vector<const Stmt*> generatedShared, generatedPartition;  // the declarations output
   DataSchema schema;
-  ModelInfo info;  // schema, parameters and generated quantities, for the runtime (name empty)
+  ModelInfo info;  // schema, parameters, generated quantities and source hash, for the runtime (name empty)
   std::string partitionName;
   std::vector<const Symbol*> sharedData;     // data argument order of the shared data
   std::vector<const Symbol*> partitionData;  // data argument order of a partition's data
@@ -40,6 +40,7 @@ struct LoweredModel {
 };
 
 // Returns nothing and reports diagnostics for constructs the code generator does not support.
+// The model's source text, for its hash (ModelInfo::sourceHash), is that of diags.file().
 std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostics& diags);
 
 }  // namespace pvi

@@ -4,7 +4,7 @@
 
 #include "compiler/lower/FunctionLowerer.hpp"
 #include "stdlib/Ops.hpp"
-#include "stdlib/Signatures.hpp"
+#include "compiler/sema/Signatures.hpp"
 
 namespace pvi::lower {
 

@@ -7,7 +7,7 @@
 
 #include "compiler/ast/Ast.hpp"
 #include "compiler/sema/Symbol.hpp"
-#include "stdlib/Signatures.hpp"
+#include "compiler/sema/Signatures.hpp"
 
 namespace pvi {
 

@@ -45,44 +45,69 @@ typedef double (*pvi_output_fn)(const double *z, const double *w, const double *
                                 const void *const *partition, double *out, void *workspace,
                                 int64_t workspace_bytes, int64_t *status);
 
-/* The generated code of one model. The partition functions are null for a model without a
- * partition. An AOT object defines these as pvi_prior_value, pvi_prior_grad, ... */
+/* The version of this contract: the function types above, the members of pvi_model_code and
+ * their symbols, and the model description (runtime/model/ModelInfo.hpp) an AOT object carries.
+ * A model description records the version it was compiled for; the runtime refuses one of
+ * another version. Increase it with every incompatible change. */
+#define PVI_FACTOR_ABI_VERSION 1
+
+/* Every generated function, once: X(member, type, partition) for each member of pvi_model_code,
+ * in order. `type` is its function pointer type; `partition` is 1 for the functions only a model
+ * with a partition has (null otherwise). In an AOT object the function is the symbol
+ * pvi_<member> (PVI_ABI_SYMBOL). Code generation, the JIT and AOT loaders and the tests all
+ * expand this list.
+ *
+ *   constrain_globals: globals then hyperparameters, from z and theta
+ *   constrain_locals: one partition's locals, from w
+ *   generate_shared / generate_partition: generated quantities that need only the globals /
+ *     a partition
+ *   unconstrain_*: inverses of the constrain maps: the constrained values are read from the `z`
+ *     (or `w`) argument, laid out as the constrain functions write them, and the unconstrained
+ *     ones are written to `out`.
+ *   shapes_*: concrete sizes (as doubles), which depend on the data only: for each global, then
+ *     each hyperparameter, then each shared generated quantity (shapes_globals), or each local,
+ *     then each partition generated quantity (shapes_partition), its array dims then its vector /
+ *     matrix dims, in declaration order. z, w and theta are not read.
+ *   *_size: the length of the output of the function before it (out[0]). */
+#define PVI_MODEL_CODE_FUNCTIONS(X)                 \
+  X(prior_value, pvi_factor_fn, 0)                  \
+  X(prior_grad, pvi_factor_fn, 0)                   \
+  X(prior_dims, pvi_dims_fn, 0)                     \
+  X(partition_value, pvi_factor_fn, 1)              \
+  X(partition_grad, pvi_factor_fn, 1)               \
+  X(partition_dims, pvi_dims_fn, 1)                 \
+  X(shared_counts, pvi_counts_fn, 0)                \
+  X(shared_check, pvi_check_fn, 0)                  \
+  X(partition_counts, pvi_counts_fn, 1)             \
+  X(partition_check, pvi_check_fn, 1)               \
+  X(constrain_globals, pvi_output_fn, 0)            \
+  X(constrain_globals_size, pvi_dims_fn, 0)         \
+  X(constrain_locals, pvi_output_fn, 1)             \
+  X(constrain_locals_size, pvi_dims_fn, 1)          \
+  X(generate_shared, pvi_output_fn, 0)              \
+  X(generate_shared_size, pvi_dims_fn, 0)           \
+  X(generate_partition, pvi_output_fn, 1)           \
+  X(generate_partition_size, pvi_dims_fn, 1)        \
+  X(unconstrain_globals, pvi_output_fn, 0)          \
+  X(unconstrain_locals, pvi_output_fn, 1)           \
+  X(shapes_globals, pvi_output_fn, 0)               \
+  X(shapes_globals_size, pvi_dims_fn, 0)            \
+  X(shapes_partition, pvi_output_fn, 1)             \
+  X(shapes_partition_size, pvi_dims_fn, 1)
+
+/* The symbol of a member in an AOT object (and in the JIT's module), e.g. "pvi_prior_dims". */
+#define PVI_ABI_SYMBOL(member) "pvi_" #member
+
+/* The generated code of one model. */
 typedef struct pvi_model_code {
-  pvi_factor_fn prior_value;
-  pvi_factor_fn prior_grad;
-  pvi_dims_fn prior_dims;
-  pvi_factor_fn partition_value;
-  pvi_factor_fn partition_grad;
-  pvi_dims_fn partition_dims;
-  pvi_counts_fn shared_counts;
-  pvi_check_fn shared_check;
-  pvi_counts_fn partition_counts;
-  pvi_check_fn partition_check;
-  pvi_output_fn constrain_globals; /* globals then hyperparameters, from z and theta */
-  pvi_dims_fn constrain_globals_size;
-  pvi_output_fn constrain_locals;  /* one partition's locals, from w */
-  pvi_dims_fn constrain_locals_size;
-  pvi_output_fn generate_shared;   /* generated quantities that need only the globals */
-  pvi_dims_fn generate_shared_size;
-  pvi_output_fn generate_partition; /* generated quantities that need a partition */
-  pvi_dims_fn generate_partition_size;
-  /* Inverses of the constrain maps: the constrained values are read from the `z` (or `w`)
-   * argument, laid out as the constrain functions write them, and the unconstrained ones are
-   * written to `out`. */
-  pvi_output_fn unconstrain_globals;
-  pvi_output_fn unconstrain_locals;
-  /* Concrete sizes (as doubles), which depend on the data only: for each global, then each
-   * hyperparameter, then each shared generated quantity (shapes_globals), or each local, then
-   * each partition generated quantity (shapes_partition), its array dims then its vector /
-   * matrix dims, in declaration order. z, w and theta are not read. */
-  pvi_output_fn shapes_globals;
-  pvi_dims_fn shapes_globals_size;
-  pvi_output_fn shapes_partition;
-  pvi_dims_fn shapes_partition_size;
+#define PVI_MODEL_CODE_MEMBER(member, type, partition) type member;
+  PVI_MODEL_CODE_FUNCTIONS(PVI_MODEL_CODE_MEMBER)
+#undef PVI_MODEL_CODE_MEMBER
 } pvi_model_code;
 
 /* An AOT object also defines `const char pvi_model_info[]`: the model's description
- * (runtime/model/ModelInfo.hpp) as JSON, NUL-terminated. */
+ * (runtime/model/ModelInfo.hpp) as JSON, NUL-terminated, with its "abi_version". */
+#define PVI_MODEL_INFO_SYMBOL "pvi_model_info"
 
 #ifdef __cplusplus
 }

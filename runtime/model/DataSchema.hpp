@@ -1,6 +1,7 @@
 #pragma once
 // What a model's data blocks declare, for binding and validating data and for messages.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,24 @@ namespace pvi {
 
 // The shape of a variable's element type (arrays are listed separately, in arrayDims).
 enum class ValueShape { Scalar, Vector, RowVector, Matrix };
+
+// The map from the unconstrained scale to a variable's declared bounds: the identity for an
+// unbounded variable, x = lower + exp(u), x = upper - exp(u), or
+// x = lower + (upper - lower) * inv_logit(u). For data the bounds are checks, not a map.
+enum class TransformKind { Identity, Lower, Upper, LowerUpper };
+
+// One bound of a declaration, e.g. lower=0 or upper=b[k].
+struct Bound {
+  std::string expr;               // as written (printed), e.g. "0", "-1.5", "lo"; empty when absent
+  std::optional<double> constant; // its value when it is a number (a literal, possibly negated)
+};
+
+struct Transform {
+  TransformKind kind = TransformKind::Identity;
+  Bound lower, upper;  // set as the kind says
+
+  bool isIdentity() const { return kind == TransformKind::Identity; }
+};
 
 // One declared variable: data, parameter or generated quantity.
 struct VariableInfo {
@@ -18,6 +37,7 @@ struct VariableInfo {
   std::vector<std::string> arrayDims;   // size expressions as written, outermost first
   std::vector<std::string> shapeDims;   // vector / row_vector: {n}; matrix: {rows, cols}
   std::string type;                     // as declared, e.g. "matrix[N, D]" or "array[N] int<lower=0, upper=1>"
+  Transform transform;                  // its declared bounds, as data (never parse `type` for them)
 
   size_t rank() const { return arrayDims.size() + shapeDims.size(); }
 };

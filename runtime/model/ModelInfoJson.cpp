@@ -1,5 +1,6 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string>
 
 #include "runtime/model/ModelInfo.hpp"
 
@@ -27,6 +28,38 @@ ValueShape shapeFromName(const std::string& s) {
   throw std::runtime_error("model info: unknown shape '" + s + "'");
 }
 
+const char* transformName(TransformKind k) {
+  switch (k) {
+    case TransformKind::Identity: return "identity";
+    case TransformKind::Lower: return "lower";
+    case TransformKind::Upper: return "upper";
+    case TransformKind::LowerUpper: return "lower_upper";
+  }
+  return "identity";
+}
+
+TransformKind transformFromName(const std::string& s) {
+  if (s == "identity") return TransformKind::Identity;
+  if (s == "lower") return TransformKind::Lower;
+  if (s == "upper") return TransformKind::Upper;
+  if (s == "lower_upper") return TransformKind::LowerUpper;
+  throw std::runtime_error("model info: unknown transform '" + s + "'");
+}
+
+// {"expr": "0", "constant": 0} or {"expr": "lo", "constant": null}; null when absent.
+json boundJson(const Bound& b) {
+  if (b.expr.empty()) return nullptr;
+  return {{"expr", b.expr}, {"constant", b.constant ? json(*b.constant) : json(nullptr)}};
+}
+
+Bound boundFrom(const json& j) {
+  Bound b;
+  if (j.is_null()) return b;
+  b.expr = j.at("expr").get<std::string>();
+  if (!j.at("constant").is_null()) b.constant = j.at("constant").get<double>();
+  return b;
+}
+
 json variables(const std::vector<VariableInfo>& vars) {
   json out = json::array();
   for (const VariableInfo& v : vars)
@@ -36,7 +69,11 @@ json variables(const std::vector<VariableInfo>& vars) {
                    {"shape", shapeName(v.shape)},
                    {"array_dims", v.arrayDims},
                    {"shape_dims", v.shapeDims},
-                   {"type", v.type}});
+                   {"type", v.type},
+                   {"transform",
+                    {{"kind", transformName(v.transform.kind)},
+                     {"lower", boundJson(v.transform.lower)},
+                     {"upper", boundJson(v.transform.upper)}}}});
   return out;
 }
 
@@ -51,15 +88,27 @@ std::vector<VariableInfo> variablesFrom(const json& j) {
     x.arrayDims = v.at("array_dims").get<std::vector<std::string>>();
     x.shapeDims = v.at("shape_dims").get<std::vector<std::string>>();
     x.type = v.at("type").get<std::string>();
+    const json& t = v.at("transform");
+    x.transform.kind = transformFromName(t.at("kind").get<std::string>());
+    x.transform.lower = boundFrom(t.at("lower"));
+    x.transform.upper = boundFrom(t.at("upper"));
     out.push_back(std::move(x));
   }
   return out;
 }
 
+uint64_t hashFrom(const std::string& text) {
+  if (text.size() != 16 || text.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw std::runtime_error("malformed model info: source_hash '" + text + "' is not 16 hexadecimal digits");
+  return std::stoull(text, nullptr, 16);
+}
+
 }  // namespace
 
 std::string toJson(const ModelInfo& info) {
-  json j{{"name", info.name},
+  json j{{"abi_version", info.abiVersion},
+         {"source_hash", hashText(info.sourceHash)},
+         {"name", info.name},
          {"partition", info.data.partitionName},
          {"data", variables(info.data.shared)},
          {"data_per_partition", variables(info.data.partition)},
@@ -74,7 +123,15 @@ std::string toJson(const ModelInfo& info) {
 ModelInfo modelInfoFromJson(const std::string& text) {
   try {
     json j = json::parse(text);
+    // The version first: a description of another version may differ in anything else.
+    const int version = j.is_object() && j.contains("abi_version") ? j.at("abi_version").get<int>() : 0;
+    if (version != PVI_FACTOR_ABI_VERSION)
+      throw std::runtime_error("the compiled model uses factor ABI version " + std::to_string(version) +
+                               ", but this runtime implements version " + std::to_string(PVI_FACTOR_ABI_VERSION) +
+                               ": compile it again with this pvic");
     ModelInfo info;
+    info.abiVersion = version;
+    info.sourceHash = hashFrom(j.at("source_hash").get<std::string>());
     info.name = j.at("name").get<std::string>();
     info.data.partitionName = j.at("partition").get<std::string>();
     info.data.shared = variablesFrom(j.at("data"));

@@ -207,16 +207,19 @@ void expectAotBitIdentical(const Compiled& c, const DataBlock& shared, const std
 
   SharedLibrary lib{dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL)};
   ASSERT_NE(lib.handle, nullptr) << dlerror();
-  pvi_model_code aot{lib.get<pvi_factor_fn>("pvi_prior_value"),     lib.get<pvi_factor_fn>("pvi_prior_grad"),
-                     lib.get<pvi_dims_fn>("pvi_prior_dims"),        lib.get<pvi_factor_fn>("pvi_partition_value"),
-                     lib.get<pvi_factor_fn>("pvi_partition_grad"), lib.get<pvi_dims_fn>("pvi_partition_dims"),
-                     lib.get<pvi_counts_fn>("pvi_shared_counts"),  lib.get<pvi_check_fn>("pvi_shared_check"),
-                     lib.get<pvi_counts_fn>("pvi_partition_counts"), lib.get<pvi_check_fn>("pvi_partition_check")};
-  ASSERT_TRUE(aot.prior_value && aot.prior_grad && aot.shared_check);
+  pvi_model_code aot{};
+#define PVI_DLSYM_FUNCTION(member, type, partition) aot.member = lib.get<type>(PVI_ABI_SYMBOL(member));
+  PVI_MODEL_CODE_FUNCTIONS(PVI_DLSYM_FUNCTION)
+#undef PVI_DLSYM_FUNCTION
+  // Every function of the ABI's list, the partition ones exactly when the model has a partition.
   bool partitioned = !c.lowered->partitionName.empty();
-  if (partitioned) ASSERT_TRUE(aot.partition_grad && aot.partition_dims && aot.partition_counts);
+#define PVI_EXPECT_FUNCTION(member, type, partition) \
+  EXPECT_EQ(aot.member != nullptr, !(partition) || partitioned) << tag << ": " << PVI_ABI_SYMBOL(member);
+  PVI_MODEL_CODE_FUNCTIONS(PVI_EXPECT_FUNCTION)
+#undef PVI_EXPECT_FUNCTION
+  ASSERT_TRUE(aot.prior_value && aot.prior_grad && aot.shared_check);
   // The model's description travels with the object.
-  const char* info = reinterpret_cast<const char*>(dlsym(lib.handle, "pvi_model_info"));
+  const char* info = reinterpret_cast<const char*>(dlsym(lib.handle, PVI_MODEL_INFO_SYMBOL));
   EXPECT_NE(info, nullptr) << tag;
   if (info != nullptr) EXPECT_EQ(toJson(modelInfoFromJson(info)), toJson(c.lowered->info)) << tag;
   // The shared library must not depend on LLVM.
@@ -243,9 +246,9 @@ void expectAotBitIdentical(const Compiled& c, const DataBlock& shared, const std
   // Generated quantities too.
   for (bool ofShared : {true, false}) {
     if (!ofShared && !partitioned) continue;
-    std::string symbol = ofShared ? "pvi_generate_shared" : "pvi_generate_partition";
-    auto aotFn = lib.get<pvi_output_fn>(symbol.c_str());
-    auto size = lib.get<pvi_dims_fn>((symbol + "_size").c_str());
+    std::string symbol = ofShared ? PVI_ABI_SYMBOL(generate_shared) : PVI_ABI_SYMBOL(generate_partition);
+    pvi_output_fn aotFn = ofShared ? aot.generate_shared : aot.generate_partition;
+    pvi_dims_fn size = ofShared ? aot.generate_shared_size : aot.generate_partition_size;
     pvi_output_fn jitFn = ofShared ? c.jit->code().generate_shared : c.jit->code().generate_partition;
     ASSERT_TRUE(aotFn && size && jitFn) << symbol;
     const void* const* part = ofShared ? nullptr : partitions.at(0).pointers();

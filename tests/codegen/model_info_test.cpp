@@ -4,7 +4,9 @@
 
 #include <cmath>
 
+#include "compiler/lower/Lower.hpp"
 #include "model_harness.hpp"
+#include "runtime/app/LinkedModel.hpp"
 
 namespace pvi::test {
 namespace {
@@ -144,6 +146,165 @@ generated { real m21 = mu[2][1]; real m13 = mu[1][3]; real a12 = A[1, 2]; real a
   EXPECT_EQ(picked[2], at("A.1.2"));
   EXPECT_EQ(picked[3], at("A.2.1"));
   EXPECT_EQ(picked[4], at("M.1.2"));
+}
+
+// The factor ABI version travels with the description, and a description of another version is
+// refused with a message naming both versions: by the JSON reader and by the loader of model
+// objects (what executables built by `pvic build` use).
+TEST(ModelInfo, AbiVersionRoundTripsAndAnotherVersionIsRefused) {
+  Compiled c = compileModel("global { real mu; }\nmodel { mu ~ normal(0, 1); }\n");
+  ASSERT_TRUE(c.jit) << c.errors;
+  const ModelInfo& info = c.lowered->info;
+  EXPECT_EQ(info.abiVersion, PVI_FACTOR_ABI_VERSION);
+  const std::string json = toJson(info);
+  const std::string field = "\"abi_version\":" + std::to_string(PVI_FACTOR_ABI_VERSION);
+  ASSERT_NE(json.find(field), std::string::npos) << json;
+  EXPECT_EQ(modelInfoFromJson(json).abiVersion, PVI_FACTOR_ABI_VERSION);
+  EXPECT_EQ(loadModelObject(json.c_str(), c.jit->code()).info.abiVersion, PVI_FACTOR_ABI_VERSION);
+
+  auto refused = [&](const std::string& text, const std::string& version) {
+    for (int how = 0; how < 2; ++how) {
+      try {
+        if (how == 0) modelInfoFromJson(text);
+        else loadModelObject(text.c_str(), c.jit->code());
+        ADD_FAILURE() << "accepted " << text;
+      } catch (const std::runtime_error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("factor ABI version " + version), std::string::npos) << what;
+        EXPECT_NE(what.find("implements version " + std::to_string(PVI_FACTOR_ABI_VERSION)), std::string::npos) << what;
+      }
+    }
+  };
+  std::string newer = json;
+  newer.replace(json.find(field), field.size(), "\"abi_version\":" + std::to_string(PVI_FACTOR_ABI_VERSION + 1));
+  refused(newer, std::to_string(PVI_FACTOR_ABI_VERSION + 1));
+  std::string unversioned = json;  // an object from before the ABI had a version
+  unversioned.replace(json.find(field), field.size() + 1, "");
+  ASSERT_EQ(unversioned.find("abi_version"), std::string::npos) << unversioned;
+  refused(unversioned, "0");
+}
+
+TEST(ModelInfo, LoadingAModelObjectRequiresEveryFunctionItNeeds) {
+  Compiled c = compileModel(readExample("hierarchical_logistic"));
+  ASSERT_TRUE(c.jit) << c.errors;
+  const std::string json = toJson(c.lowered->info);
+  EXPECT_NO_THROW(loadModelObject(json.c_str(), c.jit->code()));
+  pvi_model_code code = c.jit->code();
+  code.partition_grad = nullptr;
+  try {
+    loadModelObject(json.c_str(), code);
+    ADD_FAILURE() << "accepted a model without pvi_partition_grad";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("pvi_partition_grad"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(loadModelObject(nullptr, c.jit->code()), std::runtime_error);
+}
+
+// The source hash: FNV-1a 64 over the source text, a NUL byte and the data schema (documented
+// in ModelInfo.hpp); the same for the same source, wherever the file is, and different when the
+// source changes.
+TEST(ModelInfo, SourceHashChangesWithTheSourceOnly) {
+  EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ULL);  // the published FNV-1a test vectors
+  EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cULL);
+  EXPECT_EQ(fnv1a64("foobar"), 0x85944171f73967e8ULL);
+  EXPECT_EQ(hashText(0x0123456789abcdefULL), "0123456789abcdef");
+
+  const std::string source = "data { int N; vector[N] y; }\nglobal { real mu; }\nmodel { y ~ normal(mu, 1); }\n";
+  auto hashOf = [](const std::string& path, const std::string& text) -> uint64_t {
+    FrontendResult r = runFrontend(path, text);
+    EXPECT_TRUE(r.ok()) << r.diags->brief();
+    if (!r.ok()) return 0;
+    std::optional<LoweredModel> m = lowerModel(*r.checked, *r.diags);
+    EXPECT_TRUE(m) << r.diags->brief();
+    return m ? m->info.sourceHash : 0;
+  };
+  const uint64_t h = hashOf("model.pvi", source);
+  // Pinned: computed outside pvi from the documented definition, so it is stable across builds.
+  EXPECT_EQ(hashText(h), "3abc7f86d744ddbd");
+  EXPECT_EQ(hashOf("model.pvi", source), h);
+  EXPECT_EQ(hashOf("elsewhere/other_name.pvi", source), h);
+  EXPECT_NE(hashOf("model.pvi", source + "// a comment\n"), h);
+  EXPECT_NE(hashOf("model.pvi", "data { int N; vector[N] y; }\nglobal { real mu; }\nmodel { y ~ normal(mu, 2); }\n"), h);
+  // The schema enters as well.
+  DataSchema schema;
+  schema.shared.push_back(VariableInfo{});
+  schema.shared[0].name = "N";
+  schema.shared[0].type = "int";
+  DataSchema other = schema;
+  other.shared[0].type = "int<lower=0>";
+  EXPECT_NE(modelSourceHash(source, schema), modelSourceHash(source, other));
+  EXPECT_NE(modelSourceHash(source, schema), modelSourceHash(source, DataSchema{}));
+  EXPECT_EQ(modelSourceHash(source, schema), modelSourceHash(source, schema));
+
+  // It travels in the JSON description as 16 hexadecimal digits.
+  Compiled c = compileModel(source);
+  ASSERT_TRUE(c.jit) << c.errors;
+  const std::string json = toJson(c.lowered->info);
+  EXPECT_NE(json.find("\"source_hash\":\"" + hashText(c.lowered->info.sourceHash) + "\""), std::string::npos) << json;
+  EXPECT_EQ(modelInfoFromJson(json).sourceHash, c.lowered->info.sourceHash);
+}
+
+// Each variable's transform is data: its kind and its bounds as written, with their values
+// when they are numbers, for parameters and data (whose bounds are checks) alike.
+TEST(ModelInfo, TransformsDescribeTheDeclaredBounds) {
+  Compiled c = compileModel(R"(
+data { int<lower=1> K; real a; real b; array[K] int<lower=0, upper=1> y; }
+hyper { real<lower=0> tau; }
+global { real mu; vector<lower=a, upper=b>[K] v; real<upper=-1.5> t; real<lower=-a> s; vector<lower=0.25, upper=4>[2] r; }
+model { mu ~ normal(0, tau); v ~ normal(0, 1); t ~ normal(0, 1); s ~ normal(0, 1); r ~ normal(0, 1); }
+generated { real m2 = mu * mu; }
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  const ModelInfo& info = c.lowered->info;
+  auto expectBound = [](const Bound& b, const std::string& expr, std::optional<double> constant) {
+    EXPECT_EQ(b.expr, expr);
+    EXPECT_EQ(b.constant.has_value(), constant.has_value()) << expr;
+    if (b.constant && constant) EXPECT_EQ(*b.constant, *constant) << expr;
+  };
+  const Transform& tau = info.hypers.at(0).transform;  // real<lower=0>
+  EXPECT_EQ(tau.kind, TransformKind::Lower);
+  expectBound(tau.lower, "0", 0.0);
+  expectBound(tau.upper, "", std::nullopt);
+  ASSERT_EQ(info.globals.size(), 5u);
+  const Transform& mu = info.globals[0].transform;  // unconstrained
+  EXPECT_EQ(mu.kind, TransformKind::Identity);
+  EXPECT_TRUE(mu.isIdentity());
+  expectBound(mu.lower, "", std::nullopt);
+  expectBound(mu.upper, "", std::nullopt);
+  const Transform& v = info.globals[1].transform;  // vector<lower=a, upper=b>
+  EXPECT_EQ(v.kind, TransformKind::LowerUpper);
+  EXPECT_FALSE(v.isIdentity());
+  expectBound(v.lower, "a", std::nullopt);
+  expectBound(v.upper, "b", std::nullopt);
+  const Transform& t = info.globals[2].transform;  // real<upper=-1.5>
+  EXPECT_EQ(t.kind, TransformKind::Upper);
+  expectBound(t.lower, "", std::nullopt);
+  expectBound(t.upper, "-1.5", -1.5);
+  const Transform& s = info.globals[3].transform;  // real<lower=-a>
+  EXPECT_EQ(s.kind, TransformKind::Lower);
+  expectBound(s.lower, "-a", std::nullopt);
+  const Transform& r = info.globals[4].transform;  // vector<lower=0.25, upper=4>
+  EXPECT_EQ(r.kind, TransformKind::LowerUpper);
+  expectBound(r.lower, "0.25", 0.25);
+  expectBound(r.upper, "4", 4.0);
+  // Data bounds (checks) and generated quantities are described the same way.
+  EXPECT_EQ(info.data.shared.at(0).transform.kind, TransformKind::Lower);
+  const Transform& y = info.data.shared.at(3).transform;
+  EXPECT_EQ(y.kind, TransformKind::LowerUpper);
+  expectBound(y.lower, "0", 0.0);
+  expectBound(y.upper, "1", 1.0);
+  EXPECT_EQ(info.data.shared.at(1).transform.kind, TransformKind::Identity);
+  EXPECT_EQ(info.generatedShared.at(0).transform.kind, TransformKind::Identity);  // cannot have bounds
+
+  // Round trip through the JSON description.
+  ModelInfo back = modelInfoFromJson(toJson(info));
+  EXPECT_EQ(toJson(back), toJson(info));
+  ASSERT_EQ(back.globals.size(), 5u);
+  EXPECT_EQ(back.globals[1].transform.kind, TransformKind::LowerUpper);
+  expectBound(back.globals[1].transform.lower, "a", std::nullopt);
+  expectBound(back.globals[2].transform.upper, "-1.5", -1.5);
+  EXPECT_EQ(back.globals[0].transform.kind, TransformKind::Identity);
+  EXPECT_EQ(back.data.shared[3].transform.kind, TransformKind::LowerUpper);
 }
 
 }  // namespace

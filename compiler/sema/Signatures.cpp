@@ -1,4 +1,4 @@
-#include "stdlib/Signatures.hpp"
+#include "compiler/sema/Signatures.hpp"
 
 #include <algorithm>
 #include <map>
