@@ -76,7 +76,7 @@ BoundData load(const DataSchema& schema, const DataTexts& in) {
       auto [it, fresh] = seen.emplace(label, src.name);
       if (!fresh)
         throw DataInputError(DataErrorKind::Partition, {.file = src.name},
-                             "the label '" + label + "' is also the label of " + it->second +
+                             "the label " + named(label) + " is also the label of " + it->second +
                                  "; give each partition its own label");
       SizeEnvironment partEnv = env;
       JsonBlock b = readJsonBlock(src, {.schema = &schema, .partition = true, .label = label}, partEnv, in.mappings,
@@ -104,7 +104,7 @@ BoundData load(const DataSchema& schema, const DataTexts& in) {
   for (const CategoricalMapping& m : in.mappings)
     if (!used.count(m.column))
       throw DataInputError(DataErrorKind::Mapping, {},
-                           "the categorical mapping of '" + m.column + "' matches no CSV column and no JSON variable");
+                           "the categorical mapping of " + named(m.column) + " matches no CSV column and no JSON variable");
   out.origins = std::move(origins);
   return out;
 }
