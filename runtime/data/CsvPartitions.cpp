@@ -382,6 +382,7 @@ class Reader {
       if (p.field->isInt) {
         ints[k] = {v.i};
         env[p.field->name] = v.i;
+        env.sources[p.field->name] = src_.name;
       } else {
         reals[k] = {v.d};
       }
@@ -402,7 +403,7 @@ class Reader {
           throw DataInputError(DataErrorKind::Shape, rowsAt,
                                partitionPhrase(schema_.partitionName, label) + " has " + std::to_string(n) +
                                    " rows, but '" + f.name + "' (" + f.type + ") needs " + expr + " = " +
-                                   std::to_string(*size) + " rows");
+                                   std::to_string(*size) + " rows" + sizeSources(expr, env, src_.name));
         }
         d.push_back(n);
       }

@@ -327,7 +327,10 @@ JsonBlock readJsonBlock(const SourceText& source, const JsonTarget& target, Size
     ValueReader reader(f, where, mapping);
     std::vector<int64_t> dims = reader.read(root.at(f.name), env);
     if (f.isInt) {
-      if (f.isScalar) env[f.name] = reader.ints_.at(0);
+      if (f.isScalar) {
+        env[f.name] = reader.ints_.at(0);
+        env.sources[f.name] = source.name;
+      }
       out.block.addInts(std::move(reader.ints_));
     } else {
       out.block.addReals(std::move(reader.reals_));

@@ -158,7 +158,7 @@ TEST_F(JsonData, LengthsAgainstDeclaredSizes) {
   // Sizes of a partition's variables use the shared ints too.
   DataInputError part = clientError(R"({"N": 1, "X": [[1, 2]], "y": [1]})");
   EXPECT_STREQ(part.what(), "client_2.json: client 'client_2', variable 'X': 'X' has 2 columns, but its type "
-                            "matrix[N, D] needs D = 3");
+                            "matrix[N, D] needs D = 3 (D from data.json)");
   DataInputError n = clientError(R"({"N": 3, "X": [[1, 2, 3]], "y": [1]})");
   EXPECT_TRUE(contains(n.what(), "'X' has 1 rows, but its type matrix[N, D] needs N = 3")) << n.what();
 }
