@@ -8,6 +8,7 @@
 #include "runtime/model/VariableLayout.hpp"
 #include "runtime/data/DeclaredShape.hpp"
 #include "runtime/data/NumberText.hpp"
+#include "runtime/data/PartitionLabel.hpp"
 
 namespace pvi {
 
@@ -126,6 +127,11 @@ class Reader {
                              "the partition label is empty");
       auto [it, fresh] = index.emplace(label, groups_.size());
       if (fresh) {
+        std::string problem = partitionLabelProblem(label);
+        if (!problem.empty())
+          throw DataInputError(DataErrorKind::Partition,
+                               {.file = src_.name, .line = table_.lines[r], .field = partitionBy_},
+                               unusableLabel(label, problem, schema_.partitionName));
         groups_.emplace_back();
         labels_.push_back(label);
       }

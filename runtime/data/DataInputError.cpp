@@ -48,6 +48,13 @@ std::string partitionPhrase(const std::string& partitionName, const std::string&
   return (partitionName.empty() ? std::string("partition") : partitionName) + " " + named(label);
 }
 
+std::string unusableLabel(const std::string& label, const std::string& problem, const std::string& partitionName) {
+  const std::string p = partitionName.empty() ? std::string("partition") : partitionName;
+  return "the partition label " + quoted(label) + " cannot name the " + p + "'s output directory: " + problem +
+         " (a fit writes each " + p + "'s local posterior to <locals-dir>/<label>/; labels must be file names: not "
+         "empty, '.' or '..', without '/', '\\' or control characters, at most 255 bytes)";
+}
+
 namespace {
 
 // The text escaped and, past kMessageTextChars characters (UTF-8 code points), cut; `quote` is

@@ -53,6 +53,10 @@ class DataInputError : public DataError {
 // "client '3'" (or "partition '3'" without a partition name); the label as named() quotes it.
 std::string partitionPhrase(const std::string& partitionName, const std::string& label);
 
+// Why a partition label is refused (partitionLabelProblem gives `problem`): "the partition label
+// "a/b" cannot name the client's output directory: it contains '/' (...)".
+std::string unusableLabel(const std::string& label, const std::string& problem, const std::string& partitionName);
+
 // Input text (a cell, a key, a header, a label) as messages show it: control characters escaped
 // as \xHH, and text longer than kMessageTextChars characters cut to its first
 // kMessageTextChars characters followed by "... (N characters)", so that a 1 MiB cell never

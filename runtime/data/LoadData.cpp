@@ -6,6 +6,7 @@
 
 #include "runtime/data/CsvPartitions.hpp"
 #include "runtime/data/JsonData.hpp"
+#include "runtime/data/PartitionLabel.hpp"
 
 namespace pvi {
 
@@ -73,6 +74,12 @@ BoundData load(const DataSchema& schema, const DataTexts& in) {
                                                      : in.partitionLabels[j];
       if (label.empty())
         throw DataInputError(DataErrorKind::Partition, {.file = src.name}, "the partition's label is empty");
+      std::string problem = partitionLabelProblem(label);
+      if (!problem.empty())
+        throw DataInputError(DataErrorKind::Partition, {.file = src.name},
+                             unusableLabel(label, problem, schema.partitionName) +
+                                 (in.partitionLabels.empty() ? "; the label is the file's name without its extension"
+                                                             : "; the label was given for this file"));
       auto [it, fresh] = seen.emplace(label, src.name);
       if (!fresh)
         throw DataInputError(DataErrorKind::Partition, {.file = src.name},
