@@ -272,6 +272,22 @@ TEST_F(BadInput, PartitionLabelThatCannotNameADirectory) {
   }
 }
 
+// A run whose outputs cannot all be written leaves none of them (exit 4), not a fit.csv and a
+// summary without the rest.
+TEST_F(BadInput, FailedOutputsLeaveNothingBehind) {
+  ex = example("hierarchical_logistic");
+  const std::string data = " --data " + ex + "/data.json --partition-data " + ex + "/data_per_district.csv";
+  const std::string blocker = write("blocker", "a file where a directory must go\n");
+  for (const std::string& option : {std::string(" --report "), std::string(" --locals-dir ")}) {
+    ProcessResult r = run(pvic() + " run " + ex + "/model.pvi" + kQuick + " -o " + (dir.path / "fit.csv").string() +
+                          data + option + blocker);
+    EXPECT_EQ(r.exitCode, 4) << option << r.err;
+    EXPECT_NE(r.err.find("blocker"), std::string::npos) << r.err;
+    EXPECT_EQ(entriesOf(dir.path), std::vector<std::string>{"blocker"}) << option;
+    EXPECT_EQ(slurp(blocker), "a file where a directory must go\n");
+  }
+}
+
 TEST_F(BadInput, InvalidModel) {
   std::string model = write("bad.pvi", "global { real a; } model { a ~ normal(0, s); }");
   ProcessResult r = run(pvic() + " run " + model + kQuick);
