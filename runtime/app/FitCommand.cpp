@@ -150,7 +150,6 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     for (double v : model.generateShared(qMean.data(), theta.empty() ? nullptr : theta.data()))
       meanRow.push_back(v);
     csv.mean = Eigen::Map<const Eigen::VectorXd>(meanRow.data(), static_cast<Eigen::Index>(meanRow.size()));
-    output::writeStanCsv(outCli.output, run, csv);
 
     const auto analytic = analyticMoments(model, result, csv.draws.columns.size());
     output::FitResults summary;
@@ -163,23 +162,18 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     summary.trace = output::traceRows(result.trace);
     const std::string summaryPath = outCli.summaryJson.empty() ? stem(outCli.output) + "-summary.json"
                                                                : outCli.summaryJson;
-    output::writeSummaryJson(summaryPath, summary);
 
+    // The outputs are one set: all are written under temporary names, then published together;
+    // if any write fails, none appears (docs/output.md). The draws file is written, so published,
+    // last.
+    output::OutputSet outputs;
     std::vector<std::string> written = {outCli.output, summaryPath};
-    if (!outCli.reportDir.empty()) {
-      output::ReportInput report;
-      report.run = run;
-      report.trace = summary.trace;
-      report.marginals = output::marginalsFromDraws(csv.draws, analytic);
-      output::writeReport(outCli.reportDir, report);
-      written.push_back(outCli.reportDir + "/index.html");
-    }
     std::size_t localsWritten = 0;
     const std::string localsDir = outCli.localsDir.empty() ? stem(outCli.output) + "-locals" : outCli.localsDir;
     for (std::size_t j = 0; j < model.numPartitions(); ++j) {
       const DrawTable& t = draws.partitions[j];
       if (t.columns.empty()) continue;
-      if (localsWritten == 0) fs::create_directories(localsDir);
+      if (localsWritten == 0) output::ensureDirectory(localsDir);
       output::PartitionLocals locals;
       locals.label = model.partitionLabels().at(j);
       locals.draws.columns = t.columns;
@@ -188,7 +182,18 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
       output::writePartitionLocals(localsDir, run, locals);
       ++localsWritten;
     }
+    if (!outCli.reportDir.empty()) {
+      output::ReportInput report;
+      report.run = run;
+      report.trace = summary.trace;
+      report.marginals = output::marginalsFromDraws(csv.draws, analytic);
+      output::writeReport(outCli.reportDir, report);
+      written.push_back(outCli.reportDir + "/index.html");
+    }
     if (localsWritten > 0) written.push_back(localsDir + "/<partition>/");
+    output::writeSummaryJson(summaryPath, summary);
+    output::writeStanCsv(outCli.output, run, csv);
+    outputs.commit();
 
     std::cout << "\n" << output::formatSummaryTable(summary.summary) << "\n";
     std::printf("ELBO %.6g (standard error %.2g) after %zu rounds%s in %.1f s\n", result.elbo.value,

@@ -56,12 +56,12 @@ void checkMappings(const std::vector<CategoricalMapping>& mappings) {
   for (const CategoricalMapping& m : mappings) {
     if (m.column.empty()) throw DataInputError(DataErrorKind::Mapping, {}, "a categorical mapping has no column name");
     if (!columns.insert(m.column).second)
-      throw DataInputError(DataErrorKind::Mapping, {}, "column '" + m.column + "' has two categorical mappings");
+      throw DataInputError(DataErrorKind::Mapping, {}, "column " + named(m.column) + " has two categorical mappings");
     std::set<std::string> labels;
     for (const auto& [label, value] : m.values)
       if (!labels.insert(label).second)
         throw DataInputError(DataErrorKind::Mapping, {},
-                             "the mapping of column '" + m.column + "' maps " + quoted(label) + " twice");
+                             "the mapping of column " + named(m.column) + " maps " + quoted(label) + " twice");
   }
 }
 

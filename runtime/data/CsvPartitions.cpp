@@ -8,14 +8,16 @@
 #include "runtime/model/VariableLayout.hpp"
 #include "runtime/data/DeclaredShape.hpp"
 #include "runtime/data/NumberText.hpp"
+#include "runtime/data/PartitionLabel.hpp"
 
 namespace pvi {
 
 namespace {
 
-std::string joinNames(const std::vector<std::string>& names, size_t max = 12) {
+// Names already formatted for messages (named(), quoted()), or input names, which are clipped.
+std::string joinNames(const std::vector<std::string>& names, size_t max = 12, bool clip = false) {
   std::string s;
-  for (size_t i = 0; i < names.size() && i < max; ++i) s += (i ? ", " : "") + names[i];
+  for (size_t i = 0; i < names.size() && i < max; ++i) s += (i ? ", " : "") + (clip ? clipped(names[i]) : names[i]);
   if (names.size() > max) s += ", ... (" + std::to_string(names.size()) + " in all)";
   return s;
 }
@@ -92,7 +94,7 @@ class Reader {
       auto [it, fresh] = seen.emplace(name, c);
       if (!fresh)
         throw DataInputError(DataErrorKind::Syntax, at(table_.headerLine),
-                             "the header names column '" + name + "' twice (columns " + std::to_string(it->second + 1) +
+                             "the header names column " + named(name) + " twice (columns " + std::to_string(it->second + 1) +
                                  " and " + std::to_string(c + 1) + ")");
       header_.push_back(name);
     }
@@ -100,15 +102,15 @@ class Reader {
     auto pc = seen.find(partitionBy_);
     if (pc == seen.end())
       throw DataInputError(DataErrorKind::Partition, at(table_.headerLine),
-                           "no partition column '" + partitionBy_ + "'; the columns are " + joinNames(header_));
+                           "no partition column " + named(partitionBy_) + "; the columns are " + joinNames(header_, 12, true));
     partitionColumn_ = pc->second;
     for (const CategoricalMapping& m : mappings_) {
       auto it = seen.find(m.column);
       if (it == seen.end()) continue;  // maybe a JSON variable; unused mappings are reported by the caller
       if (it->second == partitionColumn_)
         throw DataInputError(DataErrorKind::Mapping, at(table_.headerLine),
-                             "the partition column '" + partitionBy_ +
-                                 "' needs no categorical mapping: partition labels are kept as strings");
+                             "the partition column " + named(partitionBy_) +
+                                 " needs no categorical mapping: partition labels are kept as strings");
       used_.insert(m.column);
       columnMapping_[it->second] = &m;
     }
@@ -125,6 +127,11 @@ class Reader {
                              "the partition label is empty");
       auto [it, fresh] = index.emplace(label, groups_.size());
       if (fresh) {
+        std::string problem = partitionLabelProblem(label);
+        if (!problem.empty())
+          throw DataInputError(DataErrorKind::Partition,
+                               {.file = src_.name, .line = table_.lines[r], .field = partitionBy_},
+                               unusableLabel(label, problem, schema_.partitionName));
         groups_.emplace_back();
         labels_.push_back(label);
       }
@@ -132,10 +139,10 @@ class Reader {
     }
     if (groups_.size() == 1 && !options_.allowSinglePartition)
       throw DataInputError(DataErrorKind::Partition, at(table_.headerLine),
-                           "the partition column '" + partitionBy_ + "' has a single value " + quoted(labels_[0]) +
+                           "the partition column " + named(partitionBy_) + " has a single value " + quoted(labels_[0]) +
                                " on all " + std::to_string(table_.rows.size()) +
-                               " rows: partitioned inference needs at least two partitions (is '" + partitionBy_ +
-                               "' the right column? to fit one partition anyway, allow a single partition)");
+                               " rows: partitioned inference needs at least two partitions (is " + named(partitionBy_) +
+                               " the right column? to fit one partition anyway, allow a single partition)");
   }
 
   void planFields() {
@@ -187,7 +194,7 @@ class Reader {
     }
     if (!extra.empty()) {
       std::vector<std::string> names;
-      for (const std::string& e : extra) names.push_back("'" + e + "'");
+      for (const std::string& e : extra) names.push_back(named(e));
       throw DataInputError(DataErrorKind::Unexpected,
                            {.file = src_.name, .line = table_.headerLine, .field = extra.front()},
                            std::string(extra.size() == 1 ? "the column " : "the columns ") + joinNames(names) + " " +
@@ -236,7 +243,7 @@ class Reader {
       throw DataInputError(DataErrorKind::Missing,
                            {.file = src_.name, .line = table_.headerLine, .variable = missingNames.front()},
                            std::string("no column for ") + joinNames(missing) + " of data per " + schema_.partitionName +
-                               "; the file's columns are " + joinNames(header_));
+                               "; the file's columns are " + joinNames(header_, 12, true));
   }
 
   // An int scalar that is the bare first size of a row-indexed variable.
@@ -273,7 +280,7 @@ class Reader {
                                          " after the name" + (p.rowIndexed ? ", the row is the first index" : "") + ")";
     return DataInputError(DataErrorKind::Shape,
                           {.file = src_.name, .line = table_.headerLine, .variable = f.name, .field = column},
-                          "the column '" + column + "' does not fit '" + f.name + "' (" + f.type + "): " + how);
+                          "the column " + named(column) + " does not fit '" + f.name + "' (" + f.type + "): " + how);
   }
 
   // Parses the cell of table column c in row r as a value of f.
@@ -292,8 +299,8 @@ class Reader {
         std::vector<std::string> labels;
         for (const auto& [l, n] : mapped->second->values) labels.push_back(quoted(l));
         throw DataInputError(DataErrorKind::Mapping, where(),
-                             "the value " + quoted(text) + " is not in the categorical mapping of column '" +
-                                 header_[c] + "' (which maps " + joinNames(labels) + ")");
+                             "the value " + quoted(text) + " is not in the categorical mapping of column " +
+                                 named(header_[c]) + " (which maps " + joinNames(labels) + ")");
       }
       return {*v, static_cast<double>(*v)};
     }
@@ -331,11 +338,14 @@ class Reader {
       if (!t.empty() && t != "NA" && parseRealText(t).status == NumberStatus::NotANumber) labels.insert(t);
       if (labels.size() > 8) break;
     }
-    bool commaFree = std::none_of(labels.begin(), labels.end(), [](const std::string& l) { return l.find(',') != std::string::npos; });
-    std::string hint = commaFree ? ", e.g. --map " + suggestMapping(header_[c], {labels.begin(), labels.end()}) : "";
+    // An example only when it can be shown whole: labels without commas, short and printable.
+    bool usable = std::all_of(labels.begin(), labels.end(), [](const std::string& l) {
+      return l.find(',') == std::string::npos && clipped(l) == l;
+    });
+    std::string hint = usable ? ", e.g. --map " + suggestMapping(header_[c], {labels.begin(), labels.end()}) : "";
     return DataInputError(DataErrorKind::Type, where,
-                          "the value " + quoted(text) + " is not a number; if column '" + header_[c] +
-                              "' holds categories, give it an explicit categorical mapping to integers" + hint);
+                          "the value " + quoted(text) + " is not a number; if column " + named(header_[c]) +
+                              " holds categories, give it an explicit categorical mapping to integers" + hint);
   }
 
   DataBlock partition(size_t part, BlockOrigin& origin) {
@@ -378,6 +388,7 @@ class Reader {
       if (p.field->isInt) {
         ints[k] = {v.i};
         env[p.field->name] = v.i;
+        env.sources[p.field->name] = src_.name;
       } else {
         reals[k] = {v.d};
       }
@@ -398,7 +409,7 @@ class Reader {
           throw DataInputError(DataErrorKind::Shape, rowsAt,
                                partitionPhrase(schema_.partitionName, label) + " has " + std::to_string(n) +
                                    " rows, but '" + f.name + "' (" + f.type + ") needs " + expr + " = " +
-                                   std::to_string(*size) + " rows");
+                                   std::to_string(*size) + " rows" + sizeSources(expr, env, src_.name));
         }
         d.push_back(n);
       }

@@ -4,6 +4,7 @@
 // the kind and the location are also available separately, for tools and the embedding API.
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "runtime/model/CompiledModel.hpp"
 
@@ -49,9 +50,27 @@ class DataInputError : public DataError {
   std::string detail_;
 };
 
-// "client '3'" (or "partition '3'" without a partition name).
+// "client '3'" (or "partition '3'" without a partition name); the label as named() quotes it.
 std::string partitionPhrase(const std::string& partitionName, const std::string& label);
-// A value quoted for messages, shortened when long, with control characters escaped.
+
+// Why a partition label is refused (partitionLabelProblem gives `problem`): "the partition label
+// "a/b" cannot name the client's output directory: it contains '/' (...)".
+std::string unusableLabel(const std::string& label, const std::string& problem, const std::string& partitionName);
+
+// Input text (a cell, a key, a header, a label) as messages show it: control characters escaped
+// as \xHH, and text longer than kMessageTextChars characters cut to its first
+// kMessageTextChars characters followed by "... (N characters)", so that a 1 MiB cell never
+// fills the terminal. Every piece of input a data error echoes goes through one of these.
+inline constexpr size_t kMessageTextChars = 60;
+// "say \"hi\"" in double quotes ('"' and '\' escaped): a value.
+// (Overloads for std::string and const char*: exact matches, preferred over std::quoted, which
+// argument-dependent lookup finds for std::string arguments.)
+std::string quoted(std::string_view value);
 std::string quoted(const std::string& value);
+std::string quoted(const char* value);
+// 'X.3' in single quotes: a name (column, key, label).
+std::string named(std::string_view name);
+// The text without quotes (lists such as "the columns are a, b, c").
+std::string clipped(std::string_view text);
 
 }  // namespace pvi

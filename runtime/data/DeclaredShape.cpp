@@ -1,5 +1,7 @@
 #include "runtime/data/DeclaredShape.hpp"
 
+#include <algorithm>
+
 namespace pvi {
 
 std::vector<std::string> declaredDims(const DataField& field) {
@@ -24,6 +26,20 @@ std::string jsonShapeWord(const DataField& field) {
   return std::to_string(r) + " levels of nested arrays";
 }
 
+std::string sizeSources(const std::string& expr, const SizeEnvironment& env, const std::string& file) {
+  std::vector<std::pair<std::string, std::string>> byFile;  // file, names (in order of first use)
+  for (const std::string& name : sizeNames(expr)) {
+    auto it = env.sources.find(name);
+    if (it == env.sources.end() || it->second == file) continue;
+    auto group = std::find_if(byFile.begin(), byFile.end(), [&](const auto& g) { return g.first == it->second; });
+    if (group == byFile.end()) byFile.emplace_back(it->second, name);
+    else if (group->second.find(name) == std::string::npos) group->second += ", " + name;
+  }
+  std::string s;
+  for (const auto& [f, names] : byFile) s += (s.empty() ? "" : "; ") + names + " from " + f;
+  return s.empty() ? s : " (" + s + ")";
+}
+
 std::optional<int64_t> declaredSize(const DataField& field, size_t k, const SizeEnvironment& env,
                                     const DataLocation& where) {
   std::string expr = declaredDims(field).at(k);
@@ -31,7 +47,7 @@ std::optional<int64_t> declaredSize(const DataField& field, size_t k, const Size
   if (size && *size < 0)
     throw DataInputError(DataErrorKind::Shape, where,
                          "the size " + expr + " = " + std::to_string(*size) + " in its type " + field.type +
-                             " is negative");
+                             " is negative" + sizeSources(expr, env, where.file));
   return size;
 }
 
@@ -43,7 +59,7 @@ void checkDimension(const DataField& field, size_t k, int64_t actual, const Size
   std::string needs = expr == std::to_string(*size) ? expr : expr + " = " + std::to_string(*size);
   throw DataInputError(DataErrorKind::Shape, where,
                        "'" + field.name + "' has " + std::to_string(actual) + " " + dimensionWord(field, k) +
-                           ", but its type " + field.type + " needs " + needs);
+                           ", but its type " + field.type + " needs " + needs + sizeSources(expr, env, where.file));
 }
 
 }  // namespace pvi

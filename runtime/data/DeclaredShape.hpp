@@ -22,13 +22,18 @@ std::string dimensionWord(const DataField& field, size_t k);
 // numbers", "an array of rows (arrays of numbers)", "3 levels of nested arrays".
 std::string jsonShapeWord(const DataField& field);
 
+// " (D from data.json)": the files of the ints `expr` reads that came from another file than
+// `file` (the one whose value is being checked); empty when there are none.
+std::string sizeSources(const std::string& expr, const SizeEnvironment& env, const std::string& file);
+
 // The declared size of dimension k, or nullopt when it cannot be evaluated here; throws
 // DataInputError (Shape) at `where` when it evaluates to a negative number.
 std::optional<int64_t> declaredSize(const DataField& field, size_t k, const SizeEnvironment& env,
                                     const DataLocation& where);
 
 // Throws DataInputError (Shape) at `where` when dimension k is known and differs from `actual`:
-// "'X' has 4 rows, but its type matrix[N, D] needs N = 5".
+// "'X' has 4 rows, but its type matrix[N, D] needs N = 5", or with a size from another file
+// "'X' has 3 columns, but its type matrix[N, D] needs D = 0 (D from data.json)".
 void checkDimension(const DataField& field, size_t k, int64_t actual, const SizeEnvironment& env,
                     const DataLocation& where);
 

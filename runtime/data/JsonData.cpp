@@ -39,14 +39,50 @@ std::string path(const std::string& name, const std::vector<int64_t>& index, siz
   return s + "]";
 }
 
+// nlohmann's parse errors end with "; last read: '<token>'", and the token may be a whole 1 MiB
+// string: it is clipped like any input echoed in a message.
+std::string clipLastRead(const std::string& detail) {
+  const std::string mark = "last read: '";
+  size_t at = detail.find(mark);
+  if (at == std::string::npos) return detail;
+  // The token ends at the last "'" before "; expected ..." (which holds quotes of its own).
+  size_t begin = at + mark.size(), expected = detail.rfind("'; expected ");
+  size_t end = expected != std::string::npos && expected >= begin ? expected : detail.rfind('\'');
+  if (end == std::string::npos || end < begin) return detail;
+  return detail.substr(0, at) + "last read: " + named(std::string_view(detail).substr(begin, end - begin)) +
+         detail.substr(end + 1);
+}
+
 json parse(const SourceText& src) {
   std::set<std::string> keys;
   std::string duplicate;
-  // Top-level keys arrive at depth 1; nlohmann keeps the last of repeated keys silently.
+  // Where the parser is, for errors that nlohmann reports without a position (a number out of the
+  // double range): the open containers, the current key of each object, the index of the element
+  // being read in each array.
+  struct Open {
+    bool array = false;
+    size_t index = 0;
+    std::string key;
+  };
+  std::vector<Open> open;
   json::parser_callback_t onEvent = [&](int depth, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::key && depth == 1 && !keys.insert(parsed.get<std::string>()).second &&
-        duplicate.empty())
-      duplicate = parsed.get<std::string>();
+    switch (event) {
+      case json::parse_event_t::object_start: open.push_back({}); break;
+      case json::parse_event_t::array_start: open.push_back({.array = true}); break;
+      case json::parse_event_t::key:
+        // Top-level keys arrive at depth 1; nlohmann keeps the last of repeated keys silently.
+        if (depth == 1 && !keys.insert(parsed.get<std::string>()).second && duplicate.empty())
+          duplicate = parsed.get<std::string>();
+        if (!open.empty()) open.back().key = parsed.get<std::string>();
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!open.empty()) open.pop_back();
+        [[fallthrough]];
+      case json::parse_event_t::value:
+        if (!open.empty() && open.back().array) ++open.back().index;
+        break;
+    }
     return true;
   };
   json root;
@@ -56,19 +92,35 @@ json parse(const SourceText& src) {
     std::string what = e.what();
     // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..."
     size_t colon = what.find(": ");
-    std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+    std::string detail = clipLastRead(colon == std::string::npos ? what : what.substr(colon + 2));
     LineColumn lc = lineColumnAt(src.text, e.byte > 0 ? e.byte - 1 : 0);
     throw DataInputError(DataErrorKind::Syntax, {.file = src.name, .line = lc.line, .column = lc.column},
                          "malformed JSON: " + detail);
-  } catch (const json::exception& e) {  // number overflow
+  } catch (const json::exception& e) {  // "[json.exception.out_of_range.406] number overflow parsing '1e999'"
     std::string what = e.what();
     size_t bracket = what.find("] ");
-    throw DataInputError(DataErrorKind::Value, {.file = src.name},
-                         "malformed JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2)));
+    std::string detail = "malformed JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2));
+    // The element being read: the top-level key, then one index per array level.
+    DataLocation where{.file = src.name};
+    size_t q = what.find("parsing '"), r = what.rfind('\'');
+    if (q != std::string::npos && r > q + 9 && (open.empty() || open[0].array))
+      throw DataInputError(DataErrorKind::Syntax, where,
+                           "CmdStan JSON data must be an object {\"name\": value, ...}; got " +
+                               std::string(open.empty() ? "the number " + clipped(std::string_view(what).substr(q + 9, r - q - 9))
+                                                        : "an array"));
+    if (!open.empty() && !open[0].array && !open[0].key.empty() && q != std::string::npos && r > q + 9) {
+      where.variable = open[0].key;
+      std::vector<int64_t> index;
+      for (size_t k = 1; k < open.size(); ++k)
+        if (open[k].array) index.push_back(static_cast<int64_t>(open[k].index));
+      detail = path(clipped(open[0].key), index, index.size()) + " is the number " +
+               clipped(std::string_view(what).substr(q + 9, r - q - 9)) + ", out of the range of a double";
+    }
+    throw DataInputError(DataErrorKind::Value, where, detail);
   }
   if (!duplicate.empty())
     throw DataInputError(DataErrorKind::Syntax, {.file = src.name, .variable = duplicate},
-                         "the key '" + duplicate + "' appears more than once");
+                         "the key " + named(duplicate) + " appears more than once");
   if (!root.is_object())
     throw DataInputError(DataErrorKind::Syntax, {.file = src.name},
                          "CmdStan JSON data must be an object {\"name\": value, ...}; got " + typeWord(root));
@@ -169,8 +221,7 @@ class ValueReader {
       }
       std::string hint = v.is_number_float() ? " (ints are written without a decimal point or exponent)"
                        : v.is_string() && !isSpecialRealText(v.get<std::string>())
-                           ? "; to use labels, give a categorical mapping, e.g. --map " + f_.name + "=" +
-                                 v.get<std::string>() + ":1"
+                           ? mappingHint(v.get<std::string>())
                            : "";
       fail(DataErrorKind::Type, at() + " must be an int (" + f_.type + "); got " + typeWord(v) + hint);
     }
@@ -184,10 +235,17 @@ class ValueReader {
       reals_[offset] = x;
       return;
     }
-    std::string hint = v.is_string() ? "; to use labels, give a categorical mapping, e.g. --map " + f_.name + "=" +
-                                           v.get<std::string>() + ":1"
-                                     : "";
+    std::string hint = v.is_string() ? mappingHint(v.get<std::string>()) : "";
     fail(DataErrorKind::Type, at() + " must be a real number (" + f_.type + "); got " + typeWord(v) + hint);
+  }
+
+  // "; to use labels, give a categorical mapping, e.g. --map y=spam:1" (the example only when the
+  // label can be shown whole).
+  std::string mappingHint(const std::string& label) const {
+    std::string hint = "; to use labels, give a categorical mapping";
+    if (label.find_first_of(",:") == std::string::npos && clipped(label) == label && !label.empty())
+      hint += ", e.g. --map " + f_.name + "=" + label + ":1";
+    return hint;
   }
 
   void store(int64_t value, size_t offset) {
@@ -239,7 +297,7 @@ JsonBlock readJsonBlock(const SourceText& source, const JsonTarget& target, Size
   }
   if (!extra.empty()) {
     std::string names;
-    for (const std::string& k : extra) names += (names.empty() ? "'" : ", '") + k + "'";
+    for (const std::string& k : extra) names += (names.empty() ? "" : ", ") + named(k);
     DataLocation where = base;
     where.variable = extra.front();
     throw DataInputError(DataErrorKind::Unexpected, where,
@@ -269,7 +327,10 @@ JsonBlock readJsonBlock(const SourceText& source, const JsonTarget& target, Size
     ValueReader reader(f, where, mapping);
     std::vector<int64_t> dims = reader.read(root.at(f.name), env);
     if (f.isInt) {
-      if (f.isScalar) env[f.name] = reader.ints_.at(0);
+      if (f.isScalar) {
+        env[f.name] = reader.ints_.at(0);
+        env.sources[f.name] = source.name;
+      }
       out.block.addInts(std::move(reader.ints_));
     } else {
       out.block.addReals(std::move(reader.reals_));

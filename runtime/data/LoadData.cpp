@@ -6,6 +6,7 @@
 
 #include "runtime/data/CsvPartitions.hpp"
 #include "runtime/data/JsonData.hpp"
+#include "runtime/data/PartitionLabel.hpp"
 
 namespace pvi {
 
@@ -73,10 +74,16 @@ BoundData load(const DataSchema& schema, const DataTexts& in) {
                                                      : in.partitionLabels[j];
       if (label.empty())
         throw DataInputError(DataErrorKind::Partition, {.file = src.name}, "the partition's label is empty");
+      std::string problem = partitionLabelProblem(label);
+      if (!problem.empty())
+        throw DataInputError(DataErrorKind::Partition, {.file = src.name},
+                             unusableLabel(label, problem, schema.partitionName) +
+                                 (in.partitionLabels.empty() ? "; the label is the file's name without its extension"
+                                                             : "; the label was given for this file"));
       auto [it, fresh] = seen.emplace(label, src.name);
       if (!fresh)
         throw DataInputError(DataErrorKind::Partition, {.file = src.name},
-                             "the label '" + label + "' is also the label of " + it->second +
+                             "the label " + named(label) + " is also the label of " + it->second +
                                  "; give each partition its own label");
       SizeEnvironment partEnv = env;
       JsonBlock b = readJsonBlock(src, {.schema = &schema, .partition = true, .label = label}, partEnv, in.mappings,
@@ -104,7 +111,7 @@ BoundData load(const DataSchema& schema, const DataTexts& in) {
   for (const CategoricalMapping& m : in.mappings)
     if (!used.count(m.column))
       throw DataInputError(DataErrorKind::Mapping, {},
-                           "the categorical mapping of '" + m.column + "' matches no CSV column and no JSON variable");
+                           "the categorical mapping of " + named(m.column) + " matches no CSV column and no JSON variable");
   out.origins = std::move(origins);
   return out;
 }

@@ -12,8 +12,13 @@
 
 namespace pvi {
 
-// Int scalars bound so far, by name (the shared block's, then the partition's own).
-using SizeEnvironment = std::map<std::string, int64_t>;
+// Int scalars bound so far, by name (the shared block's, then the partition's own), and the file
+// (or text name) each came from, so that a size check can name the file of the size too: the
+// wrong value may be D in data.json rather than the columns of the CSV file being read.
+struct SizeEnvironment : std::map<std::string, int64_t> {
+  using std::map<std::string, int64_t>::map;
+  std::map<std::string, std::string> sources;  // name -> file, where known
+};
 
 // The value of `expr`, or nullopt when it cannot be evaluated (see above) or overflows.
 std::optional<int64_t> evaluateSize(const std::string& expr, const SizeEnvironment& env);

@@ -1,6 +1,7 @@
 #include "runtime/model/CompiledModel.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -75,6 +76,12 @@ namespace {
 
 std::string kindName(bool isInt) { return isInt ? "an int" : "a real"; }
 
+// The shortest text that reads back to the same double (-1e-300, not -0.000000); inf, -inf.
+std::string roundTrip(double x) {
+  char buf[32];
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
+}
+
 }  // namespace
 
 void CompiledModel::validate() const {
@@ -127,7 +134,7 @@ void CompiledModel::validateBlock(const std::vector<DataField>& fields, const Da
   const DataField& f = fields.at(static_cast<size_t>(at[0]));
   size_t i = static_cast<size_t>(at[1]);
   std::string value = f.isInt ? std::to_string(block.intAt(static_cast<size_t>(at[0]), i))
-                              : std::to_string(block.realAt(static_cast<size_t>(at[0]), i));
+                              : roundTrip(block.realAt(static_cast<size_t>(at[0]), i));
   std::string element = f.isScalar ? "'" + f.name + "'" : "'" + f.name + "' element " + std::to_string(i + 1);
   const char* what = at[2] == 1 ? "is below its lower bound" : at[2] == 2 ? "is above its upper bound" : "is NaN";
   std::string origin = locator_ ? locator_(blockIndex, static_cast<size_t>(at[0]), i) : "";

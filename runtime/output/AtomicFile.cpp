@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -95,6 +96,11 @@ void writeFileAtomically(const fs::path& path, const std::function<void(std::ost
     if (!out) throw OutputError(path, "closing the temporary file failed");
   }
   if (!syncFile(tmp, O_RDONLY)) throw OutputError(path, std::string("fsync failed: ") + std::strerror(errno));
+  if (OutputSet* set = OutputSet::current()) {  // published by the set's commit()
+    set->stage(tmp, path);
+    guard.release();
+    return;
+  }
   std::error_code ec;
   fs::rename(tmp, path, ec);
   if (ec) throw OutputError(path, "renaming the temporary file into place failed: " + ec.message());
@@ -110,8 +116,69 @@ void ensureDirectory(const fs::path& dir) {
   std::error_code ec;
   if (fs::is_directory(dir, ec)) return;
   if (fs::exists(dir, ec)) throw OutputError(dir, "it exists and is not a directory");
-  fs::create_directories(dir, ec);
-  if (ec) throw OutputError(dir, "cannot create the directory: " + ec.message());
+  OutputSet* set = OutputSet::current();
+  if (set == nullptr) {
+    fs::create_directories(dir, ec);
+    if (ec) throw OutputError(dir, "cannot create the directory: " + ec.message());
+    return;
+  }
+  // One level at a time, so that the set knows which directories it made.
+  fs::path d = dir.lexically_normal();
+  if (!d.has_filename()) d = d.parent_path();  // "out/" -> "out"
+  std::vector<fs::path> missing;
+  for (fs::path p = d; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+    missing.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    if (!fs::create_directory(*it, ec)) {
+      if (ec) throw OutputError(dir, "cannot create the directory: " + ec.message());
+      if (!fs::is_directory(*it, ec)) throw OutputError(dir, "'" + it->string() + "' is not a directory");
+      continue;  // made by someone else meanwhile: not ours to remove
+    }
+    set->created(*it);
+  }
+}
+
+namespace {
+
+thread_local OutputSet* currentSet = nullptr;
+
+}  // namespace
+
+OutputSet::OutputSet() : outer_(currentSet) { currentSet = this; }
+
+OutputSet* OutputSet::current() { return currentSet; }
+
+void OutputSet::stage(fs::path temporary, fs::path target) {
+  files_.push_back({std::move(temporary), std::move(target)});
+}
+
+void OutputSet::created(fs::path dir) { directories_.push_back(std::move(dir)); }
+
+void OutputSet::commit() {
+  if (committed_) return;
+  std::vector<fs::path> parents;
+  for (; published_ < files_.size(); ++published_) {
+    const Staged& f = files_[published_];
+    std::error_code ec;
+    fs::rename(f.temporary, f.target, ec);
+    if (ec) throw OutputError(f.target, "renaming the temporary file into place failed: " + ec.message());
+    parents.push_back(parentOf(f.target));
+  }
+  committed_ = true;
+  std::sort(parents.begin(), parents.end());
+  parents.erase(std::unique(parents.begin(), parents.end()), parents.end());
+  for (const fs::path& p : parents) syncFile(p, O_RDONLY | O_DIRECTORY);  // best effort, as above
+}
+
+OutputSet::~OutputSet() {
+  currentSet = outer_;
+  if (committed_) return;
+  std::error_code ec;
+  for (std::size_t i = published_; i < files_.size(); ++i) fs::remove(files_[i].temporary, ec);
+  // Children before parents; a directory that is not empty (someone else's file) stays.
+  for (auto it = directories_.rbegin(); it != directories_.rend(); ++it) fs::remove(*it, ec);
 }
 
 }  // namespace pvi::output

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace pvi::output {
 
@@ -33,5 +34,43 @@ void writeFileAtomically(const std::filesystem::path& path, const std::string& c
 // Creates `dir` (and missing parents) if needed; OutputError if it cannot, or exists and is not a
 // directory.
 void ensureDirectory(const std::filesystem::path& dir);
+
+// The files of one run, published together. While an OutputSet is open on this thread,
+// writeFileAtomically leaves each completely written file under its temporary name (a hidden
+// sibling of its target, ".<name>.tmp-<pid>-<n>") instead of renaming it, and ensureDirectory
+// records the directories it creates. commit() then renames the files into place, in the order
+// they were written (so the file written last appears last). An OutputSet destroyed without a
+// commit (a write failed, an exception left the scope) removes its temporary files and the
+// directories it created, if empty: a failed run leaves nothing that looks like a result, and the
+// results of an earlier run stay as they were.
+//
+//   OutputSet outputs;
+//   writeReport(dir, report);    // staged
+//   writeStanCsv(path, ...);     // staged
+//   outputs.commit();            // published; OutputError if a rename fails
+class OutputSet {
+ public:
+  OutputSet();
+  ~OutputSet();
+  OutputSet(const OutputSet&) = delete;
+  OutputSet& operator=(const OutputSet&) = delete;
+
+  void commit();
+
+  // Used by writeFileAtomically and ensureDirectory.
+  static OutputSet* current();
+  void stage(std::filesystem::path temporary, std::filesystem::path target);
+  void created(std::filesystem::path dir);
+
+ private:
+  struct Staged {
+    std::filesystem::path temporary, target;
+  };
+  std::vector<Staged> files_;
+  std::vector<std::filesystem::path> directories_;  // created, parents first
+  std::size_t published_ = 0;
+  bool committed_ = false;
+  OutputSet* outer_;
+};
 
 }  // namespace pvi::output

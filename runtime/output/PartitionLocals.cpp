@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "runtime/data/PartitionLabel.hpp"
 #include "runtime/output/AtomicFile.hpp"
 #include "runtime/output/Numbers.hpp"
 #include "runtime/output/Version.hpp"
@@ -13,10 +14,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The data loader refuses such labels when it reads them; this is the check for other callers.
 void checkLabel(const std::string& label) {
-  const bool bad = label.empty() || label == "." || label == ".." ||
-                   label.find_first_of(std::string("/\\\n\r\0", 5)) != std::string::npos;
-  if (bad) throw std::invalid_argument("partition label '" + label + "' is not usable as a directory name");
+  const std::string problem = partitionLabelProblem(label);
+  if (!problem.empty()) {
+    const std::string shown = label.size() > 80 ? label.substr(0, 60) + "..." : label;
+    throw std::invalid_argument("partition label '" + shown + "' is not usable as a directory name: " + problem);
+  }
 }
 
 void writeDraws(std::ostream& os, const RunInfo& run, const PartitionLocals& p) {

@@ -15,7 +15,7 @@
 namespace pvi::output {
 
 struct PartitionLocals {
-  std::string label;  // the partition's label: one path component (no '/', '\\', not "." or "..")
+  std::string label;  // the partition's label: one file name (runtime/data/PartitionLabel.hpp)
   DrawsTable draws;   // local latents (the first numParameters columns), then partition-level
                       // generated quantities; constrained space
   std::vector<std::optional<AnalyticMoments>> analytic;  // empty, or one per column

@@ -1,6 +1,7 @@
 // pvic run end to end on the bundled examples' real data, and its handling of bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -229,6 +230,62 @@ TEST_F(BadInput, EmptyPartition) {
   ProcessResult r = runWith(json() + " --partition-data " + full + " --partition-data " + empty);
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("empty"), std::string::npos) << r.err;
+}
+
+// The files in a run's directory, sorted.
+std::vector<std::string> entriesOf(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Partition labels name the locals' directories: a label that cannot be one is refused with the
+// data errors (exit 1, file:line, the label) before the fit, and nothing is written. It used to be
+// found after the fit, with exit 3 and fit.csv, fit-summary.json and part of fit-locals/ left.
+TEST_F(BadInput, PartitionLabelThatCannotNameADirectory) {
+  ex = example("hierarchical_logistic");
+  const std::string text = slurp(ex + "/data_per_district.csv");
+  ASSERT_EQ(text.rfind("district,use,", 0), 0u);
+  const std::size_t row2 = text.find('\n') + 1;  // line 2 starts with district 1's label
+  ASSERT_EQ(text.compare(row2, 2, "1,"), 0);
+  struct Case {
+    std::string cell, shown;
+  };
+  for (const Case& c : std::vector<Case>{{".", "\".\""},
+                                         {"..", "\"..\""},
+                                         {"a/b", "\"a/b\""},
+                                         {"../escape", "\"../escape\""},
+                                         {"\"line\nbreak\"", "\"line\\x0Abreak\""},
+                                         {std::string(300, 'd'), "\"" + std::string(60, 'd') + "...\" (300 characters)"}}) {
+    std::string bad = text;
+    bad.replace(row2, 1, c.cell);
+    const std::string csv = write("p.csv", bad);
+    ProcessResult r = run(pvic() + " run " + ex + "/model.pvi" + kQuick + " -o " + (dir.path / "fit.csv").string() +
+                          " --data " + ex + "/data.json --partition-data " + csv);
+    EXPECT_EQ(r.exitCode, 1) << c.cell << "\n" << r.err;
+    EXPECT_NE(r.err.find("p.csv:2: column 'district': the partition label " + c.shown +
+                         " cannot name the district's output directory"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(entriesOf(dir.path), std::vector<std::string>{"p.csv"}) << c.cell;  // no fit.csv, summary, locals
+  }
+}
+
+// A run whose outputs cannot all be written leaves none of them (exit 4), not a fit.csv and a
+// summary without the rest.
+TEST_F(BadInput, FailedOutputsLeaveNothingBehind) {
+  ex = example("hierarchical_logistic");
+  const std::string data = " --data " + ex + "/data.json --partition-data " + ex + "/data_per_district.csv";
+  const std::string blocker = write("blocker", "a file where a directory must go\n");
+  for (const std::string& option : {std::string(" --report "), std::string(" --locals-dir ")}) {
+    ProcessResult r = run(pvic() + " run " + ex + "/model.pvi" + kQuick + " -o " + (dir.path / "fit.csv").string() +
+                          data + option + blocker);
+    EXPECT_EQ(r.exitCode, 4) << option << r.err;
+    EXPECT_NE(r.err.find("blocker"), std::string::npos) << r.err;
+    EXPECT_EQ(entriesOf(dir.path), std::vector<std::string>{"blocker"}) << option;
+    EXPECT_EQ(slurp(blocker), "a file where a directory must go\n");
+  }
 }
 
 TEST_F(BadInput, InvalidModel) {

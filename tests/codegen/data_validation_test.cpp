@@ -93,14 +93,14 @@ TEST_F(DataValidation, IntAboveItsUpperBound) {
 }
 
 TEST_F(DataValidation, RealBelowItsLowerBound) {
-  EXPECT_EQ(error(shared(2, -1.0), {client()}), "data: 'prior_sd' = -1.000000 is below its lower bound (real<lower=0>)");
+  EXPECT_EQ(error(shared(2, -1.0), {client()}), "data: 'prior_sd' = -1 is below its lower bound (real<lower=0>)");
 }
 
 TEST_F(DataValidation, VectorBoundsAndNaN) {
   DataBlock bad;
   bad.addInt(3).addReals(std::vector<double>(6, 0.5)).addInts({1, 0, 1}).addReals({0, 7, 0});
   EXPECT_EQ(error(shared(), {bad}),
-            "data per client 1: 'offset' element 2 = 7.000000 is above its upper bound (vector<lower=-5, upper=5>[N])");
+            "data per client 1: 'offset' element 2 = 7 is above its upper bound (vector<lower=-5, upper=5>[N])");
   DataBlock nan;
   std::vector<double> X(6, 0.5);
   X[4] = std::nan("");

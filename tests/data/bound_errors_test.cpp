@@ -54,16 +54,30 @@ TEST_F(BoundErrors, CsvElementNamesLineAndColumn) {
             "z[2] from clients.csv line 4, column 'z'");
   std::string low = "client,y,X.1,X.2,z\nnorth,0.5,1,2,0\nsouth,-7,3,4,1\nnorth,2.5,5,6,1\n";
   EXPECT_EQ(bind(R"({"D": 2, "sigma": 1})", low),
-            "data per client south: 'y' element 1 = -7.000000 is below its lower bound (vector<lower=-5, upper=5>[N]); "
+            "data per client south: 'y' element 1 = -7 is below its lower bound (vector<lower=-5, upper=5>[N]); "
             "at y[1] from clients.csv line 3, column 'y'");
   // Without a locator the message is CompiledModel's own.
   EXPECT_EQ(bind(R"({"D": 2, "sigma": 1})", csv, false),
             "data per client north: 'z' element 2 = 2 is above its upper bound (array[N] int<lower=0, upper=1>)");
 }
 
+TEST_F(BoundErrors, ValuesReadBackExactly) {
+  // The value as it was given, not rounded to six decimals (-1e-300 was "-0.000000").
+  EXPECT_EQ(bind(R"({"D": 2, "sigma": -1e-300})", kCsv),
+            "data: 'sigma' = -1e-300 is below its lower bound (real<lower=0>); at sigma from data.json");
+  EXPECT_EQ(bind(R"({"D": 2, "sigma": -0.1})", kCsv),
+            "data: 'sigma' = -0.1 is below its lower bound (real<lower=0>); at sigma from data.json");
+  EXPECT_EQ(bind(R"({"D": 2, "sigma": 1})", "client,y,X.1,X.2,z\nnorth,5.000000000001,1,2,0\nsouth,1.5,3,4,1\n"),
+            "data per client north: 'y' element 1 = 5.000000000001 is above its upper bound "
+            "(vector<lower=-5, upper=5>[N]); at y[1] from clients.csv line 2, column 'y'");
+  EXPECT_EQ(bind(R"({"D": 2, "sigma": 1})", "client,y,X.1,X.2,z\nnorth,-Inf,1,2,0\nsouth,1.5,3,4,1\n"),
+            "data per client north: 'y' element 1 = -inf is below its lower bound "
+            "(vector<lower=-5, upper=5>[N]); at y[1] from clients.csv line 2, column 'y'");
+}
+
 TEST_F(BoundErrors, SharedElementNamesTheJsonFile) {
   EXPECT_EQ(bind(R"({"D": 2, "sigma": -1})", kCsv),
-            "data: 'sigma' = -1.000000 is below its lower bound (real<lower=0>); at sigma from data.json");
+            "data: 'sigma' = -1 is below its lower bound (real<lower=0>); at sigma from data.json");
   EXPECT_EQ(bind(R"({"D": 0, "sigma": 1})", "client,y,z\nnorth,0.5,0\nsouth,1.5,1\n"),
             "data: 'D' = 0 is below its lower bound (int<lower=1>); at D from data.json");
 }

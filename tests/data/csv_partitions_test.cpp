@@ -117,7 +117,17 @@ TEST_F(CsvPartitionsTest, ColumnCountAgainstDeclaredSize) {
   DataInputError e = error("client,y,X.1,X.2,X.3,z\n1,1,1,1,1,1\n2,2,2,2,2,0\n");
   EXPECT_EQ(e.kind(), DataErrorKind::Shape);
   EXPECT_STREQ(e.what(), "clients.csv:1: client '1', variable 'X': 'X' has 3 columns, but its type matrix[N, D] "
-                         "needs D = 2");
+                         "needs D = 2 (D from data.json)");
+}
+
+TEST_F(CsvPartitionsTest, SizesFromTheSharedFileNameThatFile) {
+  // D = 0 in the shared JSON: the wrong value is D, so the message names the file it came from.
+  DataInputError zero = dataError([&] { load(kCsv, {}, "", {}, R"({"D": 0, "sigma": 1.5})"); });
+  EXPECT_STREQ(zero.what(), "clients.csv:1: client 'b', variable 'X': 'X' has 2 columns, but its type matrix[N, D] "
+                            "needs D = 0 (D from data.json)");
+  DataInputError negative = dataError([&] { load(kCsv, {}, "", {}, R"({"D": -1, "sigma": 1.5})"); });
+  EXPECT_STREQ(negative.what(), "clients.csv:1: client 'b', variable 'X': the size D = -1 in its type matrix[N, D] "
+                                "is negative (D from data.json)");
 }
 
 TEST_F(CsvPartitionsTest, ColumnNamesThatDoNotFit) {

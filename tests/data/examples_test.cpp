@@ -202,6 +202,23 @@ INSTANTIATE_TEST_SUITE_P(
                       Example{"six_cities", "six_cities/data_per_silo.csv", 2}),
     [](const ::testing::TestParamInfo<Example>& i) { return i.param.name; });
 
+// linear_regression with D = 0 in its data.json (found by mutating the examples' data): the CSV's
+// three feature columns disagree with D, and the message names data.json, where D came from.
+TEST(ExamplesLinearRegression, WrongSharedSizeNamesTheSharedFile) {
+  DataSchema schema = schemaOf(readText(exampleDir("linear_regression") / "model.pvi"));
+  std::filesystem::path dir = scratchDir("d");
+  nlohmann::json shared = nlohmann::json::parse(readText(exampleDir("linear_regression") / "data.json"));
+  shared["D"] = 0;
+  DataSources src;
+  src.sharedJson = writeFile(dir / "data.json", shared.dump()).string();
+  src.partitionCsv = (exampleDir("linear_regression") / "data_per_client.csv").string();
+  DataInputError e = dataError([&] { loadData(schema, src); });
+  EXPECT_EQ(e.kind(), DataErrorKind::Shape);
+  EXPECT_TRUE(contains(e.what(), "'X' has 3 columns, but its type matrix[N, D] needs D = 0 (D from " +
+                                     *src.sharedJson + ")"))
+      << e.what();
+}
+
 // Six cities: the local dimension of each silo is its C, read from the constant column.
 TEST(ExamplesSixCities, LocalDimensionIsTheSilosChildren) {
   Compiled c = compileModel(readExample("six_cities"));

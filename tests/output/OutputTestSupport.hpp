@@ -29,9 +29,10 @@ class TempDir {
   std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
 
   // Names of the entries directly inside the directory, sorted.
-  std::vector<std::string> entries() const {
+  std::vector<std::string> entries() const { return entriesOf(path_); }
+  static std::vector<std::string> entriesOf(const std::filesystem::path& dir) {
     std::vector<std::string> names;
-    for (const auto& e : std::filesystem::directory_iterator(path_)) names.push_back(e.path().filename().string());
+    for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     return names;
   }

@@ -103,5 +103,60 @@ TEST(AtomicFile, EnsureDirectoryCreatesParentsAndRejectsFiles) {
   EXPECT_THROW(ensureDirectory(dir / "file"), OutputError);
 }
 
+// Output sets: a run's files are published together, or not at all.
+TEST(OutputSet, FilesAppearOnlyWhenTheSetIsCommitted) {
+  TempDir dir;
+  {
+    OutputSet set;
+    writeFileAtomically(dir / "fit.csv", std::string("draws\n"));
+    ensureDirectory(dir / "fit-locals" / "north");
+    writeFileAtomically(dir / "fit-locals" / "north" / "locals.csv", std::string("locals\n"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "fit.csv"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "fit-locals" / "north" / "locals.csv"));
+    set.commit();
+  }
+  EXPECT_EQ(readFile(dir / "fit.csv"), "draws\n");
+  EXPECT_EQ(readFile(dir / "fit-locals" / "north" / "locals.csv"), "locals\n");
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"fit-locals", "fit.csv"}));  // no temporary file left
+  EXPECT_EQ(test::TempDir::entriesOf(dir / "fit-locals" / "north"), std::vector<std::string>{"locals.csv"});
+}
+
+TEST(OutputSet, WithoutACommitNothingIsLeftAndEarlierResultsStay) {
+  TempDir dir;
+  writeFileAtomically(dir / "fit.csv", std::string("earlier run\n"));
+  std::filesystem::create_directory(dir / "report");
+  writeFileAtomically(dir / "report" / "notes.txt", std::string("the user's\n"));
+  {
+    OutputSet set;
+    writeFileAtomically(dir / "fit.csv", std::string("this run\n"));
+    writeFileAtomically(dir / "fit-summary.json", std::string("{}\n"));
+    ensureDirectory(dir / "fit-locals" / "a" / "b");
+    writeFileAtomically(dir / "fit-locals" / "a" / "b" / "locals.csv", std::string("x\n"));
+    ensureDirectory(dir / "report");  // existed before: not the set's to remove
+    writeFileAtomically(dir / "report" / "index.html", std::string("<html>\n"));
+  }  // no commit: a write failed
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"fit.csv", "report"}));
+  EXPECT_EQ(readFile(dir / "fit.csv"), "earlier run\n");
+  EXPECT_EQ(test::TempDir::entriesOf(dir / "report"), std::vector<std::string>{"notes.txt"});
+}
+
+TEST(OutputSet, AFailingWriteUnwindsTheWholeSet) {
+  TempDir dir;
+  const auto run = [&] {
+    OutputSet set;
+    writeFileAtomically(dir / "fit-summary.json", std::string("{}\n"));
+    writeFileAtomically(dir / "fit.csv", [](std::ostream& os) {
+      os << "half";
+      throw std::runtime_error("the disk is full");
+    });
+    set.commit();
+  };
+  EXPECT_THROW(run(), std::runtime_error);
+  EXPECT_TRUE(dir.entries().empty());
+  // Without a set, each file is on its own again.
+  writeFileAtomically(dir / "fit.csv", std::string("x"));
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"fit.csv"});
+}
+
 }  // namespace
 }  // namespace pvi::output

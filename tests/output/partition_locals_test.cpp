@@ -50,7 +50,8 @@ TEST(PartitionLocals, EachPartitionWritesOnlyItsOwnDirectory) {
 
 TEST(PartitionLocals, LabelsThatEscapeTheirDirectoryAreRejected) {
   test::TempDir dir;
-  for (const std::string& label : std::vector<std::string>{"", ".", "..", "../x", "a/b", "a\\b", std::string("a\0b", 3)}) {
+  for (const std::string& label : std::vector<std::string>{"", ".", "..", "../x", "a/b", "a\\b", std::string("a\0b", 3),
+                                                                 "a\nb", std::string(256, 'x')}) {
     EXPECT_THROW(writePartitionLocals(dir / "out", RunInfo{}, partition(label, 0.0)), std::invalid_argument)
         << label;
   }
