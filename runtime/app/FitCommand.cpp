@@ -25,9 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool bounded(const VariableInfo& v) {
-  return v.type.find("lower=") != std::string::npos || v.type.find("upper=") != std::string::npos;
-}
+bool bounded(const VariableInfo& v) { return !v.transform.isIdentity(); }
 
 // q's exact marginal of each parameter column whose transform is the identity (unbounded globals).
 std::vector<std::optional<output::AnalyticMoments>> analyticMoments(const CompiledModel& m, const FitResult& f,

@@ -38,6 +38,7 @@ template <>
 struct FamilyTraits<FullGaussian> {
   using Curvature = Eigen::MatrixXd;
   using Root = Eigen::MatrixXd;  // the lower Cholesky factor L of S, z = m + L eps
+  static constexpr bool denseCurvature = true;  // a D x D expected Hessian
   static Curvature zeroCurvature(Eigen::Index d) { return Eigen::MatrixXd::Zero(d, d); }
   // N(0, variance I).
   static FullStandard isotropic(Eigen::Index d, double variance) {
@@ -63,6 +64,7 @@ template <>
 struct FamilyTraits<MeanFieldGaussian> {
   using Curvature = Eigen::VectorXd;
   using Root = Eigen::VectorXd;  // the standard deviations, z = m + sd .* eps
+  static constexpr bool denseCurvature = false;  // its diagonal only
   static Curvature zeroCurvature(Eigen::Index d) { return Eigen::VectorXd::Zero(d); }
   static MeanFieldStandard isotropic(Eigen::Index d, double variance) {
     return {Eigen::VectorXd::Zero(d), Eigen::VectorXd::Constant(d, variance)};

@@ -41,6 +41,18 @@ GlobalVIResult<Family> runGlobalVI(const FactorModel& model, const std::vector<d
   if (!prior) throw std::invalid_argument("runGlobalVI: needs an exactly Gaussian prior the family represents");
   if (options.samples == 0) throw std::invalid_argument("runGlobalVI: zero samples");
   const auto d = static_cast<Eigen::Index>(model.globalDim());
+  // The natural-gradient step replaces q's precision with the prior's minus a Stein estimate of
+  // the D x D expected Hessian. Its noise does not shrink with a direction's own curvature, so
+  // from n <= D draws it swamps the weakly determined directions and the iterates diverge
+  // (spambase, D = 58: diverged with 32 draws, converged with 64, 128 and 512).
+  if (options.method == GlobalVIMethod::NaturalGradient && FamilyTraits<Family>::denseCurvature &&
+      options.samples <= model.globalDim())
+    throw std::invalid_argument("runGlobalVI: the natural-gradient method with a full covariance estimates a " +
+                                std::to_string(d) + " x " + std::to_string(d) + " Hessian from " +
+                                std::to_string(options.samples) +
+                                " draws per iteration; with no more draws than dimensions that estimate is too noisy "
+                                "and the iterates diverge: use more than " + std::to_string(d) +
+                                " draws, or the mean-field family");
   const auto n = static_cast<Eigen::Index>(options.samples);
   const double* th = theta.empty() ? nullptr : theta.data();
 

@@ -16,6 +16,9 @@
 // that synchronous PVI with one local gradient step reproduces these iterates. A step that would
 // make q invalid is halved (at most maxHalvings times, then the run stops).
 //
+// The Stein Hessian uses the centred cross moment (centredCross in GaussianCalculus.hpp). With a
+// full covariance the natural-gradient method needs more draws than dimensions (it refuses fewer).
+//
 // The prior must be exactly Gaussian (FactorModel::gaussianPrior) and representable in the
 // family; q starts at the prior. No local latents.
 #include <cstddef>

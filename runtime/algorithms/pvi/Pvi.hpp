@@ -1,5 +1,5 @@
 #pragma once
-// Umbrella header for partitioned variational inference (runtime/pvi/README.md).
+// Umbrella header for partitioned variational inference (runtime/algorithms/pvi/README.md).
 #include "runtime/algorithms/baselines/Baselines.hpp"
 #include "runtime/federation/Client.hpp"
 #include "runtime/support/Communication.hpp"
