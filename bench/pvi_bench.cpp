@@ -48,19 +48,19 @@ const pvi::FactorModel& model(bool compiled) {
 }
 
 void run(benchmark::State& state, bool compiled, std::size_t rounds) {
-  pvi::AdamOptions adam;
+  pvi::algorithms::AdamOptions adam;
   adam.learningRate = 0.05;
   adam.finalLearningRateFraction = 0.02;
   adam.steps = 800;
   adam.samples = 8;
-  auto optimiser = std::make_shared<pvi::AdamOptimiser<Family>>(adam);
-  pvi::SynchronousOptions sync;
+  auto optimiser = std::make_shared<pvi::algorithms::AdamOptimiser<Family>>(adam);
+  pvi::federation::SynchronousOptions sync;
   sync.rounds = rounds;
   sync.damping = 0.2;
   sync.threads = 2;
   for (auto _ : state) {
-    auto federation = pvi::makeFederation<Family>(model(compiled), optimiser);
-    pvi::runSynchronous(federation, sync);
+    auto federation = pvi::federation::makeFederation<Family>(model(compiled), optimiser);
+    pvi::federation::runSynchronous(federation, sync);
     benchmark::DoNotOptimize(federation.server().posterior().eta1.data());
   }
 }

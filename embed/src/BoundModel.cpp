@@ -1,5 +1,4 @@
 #include "pvi/pvi.hpp"
-
 #include "runtime/model/JointDensity.hpp"
 
 namespace pvi {
@@ -25,7 +24,8 @@ double BoundModel::logDensity(const Eigen::VectorXd& z, const std::vector<Eigen:
   if (!w.empty() && w.size() != m.numPartitions())
     throw std::invalid_argument("w has " + std::to_string(w.size()) + " partitions; the data have " +
                                 std::to_string(m.numPartitions()));
-  const JointDensity joint(m, JointDensity::HyperParameters::Fixed, std::vector<double>(th.data(), th.data() + th.size()));
+  const JointDensity joint(m, JointDensity::HyperParameters::Fixed,
+                           std::vector<double>(th.data(), th.data() + th.size()));
   Eigen::VectorXd x = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(joint.dim()));  // locals default to 0
   x.head(z.size()) = z;
   for (std::size_t j = 0; j < w.size(); ++j) {

@@ -114,7 +114,8 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
   ProgressDisplay progress(std::cerr, showProgress);
   FitResult result;
   try {
-    result = fitModel(model, options, [&](const TraceRecord& r, const AlgorithmChoice& c) { progress.round(r, c); });
+    result = fitModel(model, options,
+                      [&](const support::TraceRecord& r, const AlgorithmChoice& c) { progress.round(r, c); });
     std::cout << "prior: " << result.prior << "\n";
     progress.finish();
   } catch (const FitConfigurationError& e) {
@@ -145,8 +146,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     const std::vector<double> theta = result.theta;
     const Eigen::VectorXd& qMean = result.posterior.gaussian().mean;
     std::vector<double> meanRow = model.constrainGlobals(qMean.data(), theta.empty() ? nullptr : theta.data());
-    for (double v : model.generateShared(qMean.data(), theta.empty() ? nullptr : theta.data()))
-      meanRow.push_back(v);
+    for (double v : model.generateShared(qMean.data(), theta.empty() ? nullptr : theta.data())) meanRow.push_back(v);
     csv.mean = Eigen::Map<const Eigen::VectorXd>(meanRow.data(), static_cast<Eigen::Index>(meanRow.size()));
 
     const auto analytic = analyticMoments(model, result, csv.draws.columns.size());
@@ -158,8 +158,8 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     summary.communication = output::communicationTotals(result.counters);
     summary.elapsedSeconds = result.seconds;
     summary.trace = output::traceRows(result.trace);
-    const std::string summaryPath = outCli.summaryJson.empty() ? stem(outCli.output) + "-summary.json"
-                                                               : outCli.summaryJson;
+    const std::string summaryPath =
+        outCli.summaryJson.empty() ? stem(outCli.output) + "-summary.json" : outCli.summaryJson;
 
     // The outputs are one set: all are written under temporary names, then published together;
     // if any write fails, none appears (docs/output.md). The draws file is written, so published,

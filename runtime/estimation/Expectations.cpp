@@ -1,14 +1,14 @@
 #include "runtime/estimation/Expectations.hpp"
 
-#include "runtime/families/Family.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
-namespace pvi {
+#include "runtime/families/Family.hpp"
+
+namespace pvi::estimation {
 namespace {
 
 Eigen::MatrixXd covarianceOf(const Eigen::MatrixXd& L) {
@@ -121,8 +121,12 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   return out;
 }
 
-#define PVI_INSTANTIATE(F) template struct ExpectedDerivatives<F>; template ExpectedDerivatives<F> estimateDerivatives<F>(const LocalLikelihood&, const Eigen::VectorXd&, const FamilyTraits<F>::Root&, const MeanFieldStandard*, const EstimationOptions&, std::mt19937_64&);
+#define PVI_INSTANTIATE(F)                                                                                       \
+  template struct ExpectedDerivatives<F>;                                                                        \
+  template ExpectedDerivatives<F> estimateDerivatives<F>(const LocalLikelihood&, const Eigen::VectorXd&,         \
+                                                         const FamilyTraits<F>::Root&, const MeanFieldStandard*, \
+                                                         const EstimationOptions&, std::mt19937_64&);
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi
+}  // namespace pvi::estimation

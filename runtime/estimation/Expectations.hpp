@@ -23,23 +23,23 @@
 #include <random>
 #include <vector>
 
-#include "runtime/families/GaussianCalculus.hpp"
 #include "runtime/estimation/LocalLikelihood.hpp"
+#include "runtime/families/GaussianCalculus.hpp"
 
-namespace pvi {
+namespace pvi::estimation {
 
 template <class Family>
 struct ExpectedDerivatives {
-  double value = 0.0;           // E[f]
-  double valueVariance = 0.0;   // sample variance of the f(z_i, w_i) (0 when exact)
-  std::size_t samples = 0;      // n (0 when exact)
+  double value = 0.0;          // E[f]
+  double valueVariance = 0.0;  // sample variance of the f(z_i, w_i) (0 when exact)
+  std::size_t samples = 0;     // n (0 when exact)
   bool exact = false;
-  Eigen::VectorXd gradZ;        // E[grad_z f]
-  Curvature<Family> hessZ;      // E[hess_zz f]
-  Curvature<Family> crossZ;     // E[grad_z f eps^T]
-  Eigen::VectorXd gradW;        // E[grad_w f]
-  Eigen::VectorXd hessW;        // diag E[hess_ww f]
-  Eigen::VectorXd crossW;       // E[grad_w f .* xi]
+  Eigen::VectorXd gradZ;     // E[grad_z f]
+  Curvature<Family> hessZ;   // E[hess_zz f]
+  Curvature<Family> crossZ;  // E[grad_z f eps^T]
+  Eigen::VectorXd gradW;     // E[grad_w f]
+  Eigen::VectorXd hessW;     // diag E[hess_ww f]
+  Eigen::VectorXd crossW;    // E[grad_w f .* xi]
 
   // Standard error of `value` as a Monte Carlo mean (0 when exact).
   double valueStandardError() const;
@@ -47,7 +47,7 @@ struct ExpectedDerivatives {
 
 struct EstimationOptions {
   std::size_t samples = 16;
-  bool preferExact = true;                         // use LocalLikelihood::exactExpectations if offered
+  bool preferExact = true;                              // use LocalLikelihood::exactExpectations if offered
   const std::vector<std::size_t>* miniBatch = nullptr;  // rows for evaluateMiniBatch; null = all data
 };
 
@@ -67,4 +67,4 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   return estimateDerivatives<Family>(f, q.m, reparamRoot(q), locals, options, rng);
 }
 
-}  // namespace pvi
+}  // namespace pvi::estimation

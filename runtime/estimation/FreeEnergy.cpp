@@ -1,14 +1,13 @@
 #include "runtime/estimation/FreeEnergy.hpp"
 
-#include "runtime/families/Family.hpp"
-
 #include <cmath>
 #include <random>
 #include <stdexcept>
 
+#include "runtime/families/Family.hpp"
 #include "runtime/families/GaussianCalculus.hpp"
 
-namespace pvi {
+namespace pvi::estimation {
 
 double logNormaliser(const FullNatural& posterior, const FullNatural& prior) {
   return logPartition(posterior) - logPartition(prior);
@@ -45,8 +44,10 @@ Estimate globalFreeEnergy(const FactorModel& model, const std::vector<double>& t
   return {mean + entropy(q), std::sqrt(var / n)};
 }
 
-#define PVI_INSTANTIATE(F) template Estimate globalFreeEnergy<F>(const FactorModel&, const std::vector<double>&, const F::Natural&, std::size_t, std::uint64_t);
+#define PVI_INSTANTIATE(F)                                                                                 \
+  template Estimate globalFreeEnergy<F>(const FactorModel&, const std::vector<double>&, const F::Natural&, \
+                                        std::size_t, std::uint64_t);
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi
+}  // namespace pvi::estimation

@@ -1,6 +1,6 @@
 #pragma once
-// Free-energy identities of PVI (Ashman et al. 2022, "Partitioned Variational Inference", Property 2.2), computed directly
-// from a model rather than through clients, for checks and baselines.
+// Free-energy identities of PVI (Ashman et al. 2022, "Partitioned Variational Inference", Property 2.2), computed
+// directly from a model rather than through clients, for checks and baselines.
 //
 // With factors in natural parameters, t_k(z) = exp(<eta_k, T(z)>) unnormalised and the prior
 // p(z) = exp(<eta_0, T(z)> - A(eta_0)) exact:
@@ -13,11 +13,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/model/FactorModel.hpp"
 #include "runtime/estimation/Estimate.hpp"
 #include "runtime/families/Gaussian.hpp"
+#include "runtime/model/FactorModel.hpp"
 
-namespace pvi {
+namespace pvi::estimation {
 
 // log Z_q = A(eta_q) - A(eta_0); both must be valid distributions.
 double logNormaliser(const FullNatural& posterior, const FullNatural& prior);
@@ -31,4 +31,4 @@ template <class Family>
 Estimate globalFreeEnergy(const FactorModel& model, const std::vector<double>& theta,
                           const typename Family::Natural& posterior, std::size_t samples, std::uint64_t seed);
 
-}  // namespace pvi
+}  // namespace pvi::estimation

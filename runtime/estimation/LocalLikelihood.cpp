@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-namespace pvi {
+namespace pvi::estimation {
 
 double LocalLikelihood::evaluateMiniBatch(const std::vector<std::size_t>&, const double*, const double*, double*,
                                           double*) const {
@@ -23,8 +23,7 @@ PartitionLikelihood::PartitionLikelihood(const FactorModel& model, std::size_t p
 }
 
 double PartitionLikelihood::evaluate(const double* z, const double* w, double* gradZ, double* gradW) const {
-  return model_.partitionLogDensity(partition_, z, w, theta_.empty() ? nullptr : theta_.data(), gradZ, gradW,
-                                    nullptr);
+  return model_.partitionLogDensity(partition_, z, w, theta_.empty() ? nullptr : theta_.data(), gradZ, gradW, nullptr);
 }
 
 std::optional<ExactExpectations> PartitionLikelihood::exactExpectations(const Eigen::VectorXd& mz,
@@ -39,8 +38,8 @@ PriorLikelihood::PriorLikelihood(const FactorModel& model, std::vector<double> t
                                  const ExactExpectationsProvider* exact)
     : model_(model), theta_(std::move(theta)), exact_(exact) {
   if (theta_.size() != model.hyperDim())
-    throw std::invalid_argument("PriorLikelihood: theta has " + std::to_string(theta_.size()) +
-                                " entries, the model " + std::to_string(model.hyperDim()));
+    throw std::invalid_argument("PriorLikelihood: theta has " + std::to_string(theta_.size()) + " entries, the model " +
+                                std::to_string(model.hyperDim()));
 }
 
 double PriorLikelihood::evaluate(const double* z, const double*, double* gradZ, double*) const {
@@ -48,11 +47,10 @@ double PriorLikelihood::evaluate(const double* z, const double*, double* gradZ, 
 }
 
 std::optional<ExactExpectations> PriorLikelihood::exactExpectations(const Eigen::VectorXd& mz,
-                                                                    const Eigen::MatrixXd& Sz,
-                                                                    const Eigen::VectorXd&,
+                                                                    const Eigen::MatrixXd& Sz, const Eigen::VectorXd&,
                                                                     const Eigen::VectorXd&) const {
   if (!exact_) return std::nullopt;
   return exact_->priorExpectations(mz, Sz);
 }
 
-}  // namespace pvi
+}  // namespace pvi::estimation

@@ -27,22 +27,22 @@
 
 #include "runtime/model/FactorModel.hpp"
 
-namespace pvi {
+namespace pvi::estimation {
 
 // Closed-form expectations under q(z) = N(mz, Sz) and, with locals, q(w) = N(mw, diag(vw)).
 struct ExactExpectations {
-  double value = 0.0;          // E[f]
-  Eigen::VectorXd gradZ;       // E[grad_z f]
-  Eigen::MatrixXd hessZ;       // E[hess_zz f] (D x D, symmetric)
-  Eigen::VectorXd gradW;       // E[grad_w f]           (empty without locals)
-  Eigen::VectorXd hessWDiag;   // diag E[hess_ww f]     (empty without locals)
+  double value = 0.0;         // E[f]
+  Eigen::VectorXd gradZ;      // E[grad_z f]
+  Eigen::MatrixXd hessZ;      // E[hess_zz f] (D x D, symmetric)
+  Eigen::VectorXd gradW;      // E[grad_w f]           (empty without locals)
+  Eigen::VectorXd hessWDiag;  // diag E[hess_ww f]     (empty without locals)
 };
 
 class LocalLikelihood {
  public:
   virtual ~LocalLikelihood() = default;
 
-  virtual std::size_t globalDim() const = 0;    // dim z
+  virtual std::size_t globalDim() const = 0;          // dim z
   virtual std::size_t localDim() const { return 0; }  // dim w_k
 
   // f(z, w) and, where the pointers are not null, its gradients. w is null when localDim() == 0.
@@ -69,8 +69,7 @@ class ExactExpectationsProvider {
  public:
   virtual ~ExactExpectationsProvider() = default;
   virtual std::optional<ExactExpectations> partitionExpectations(std::size_t partition, const Eigen::VectorXd& mz,
-                                                                 const Eigen::MatrixXd& Sz,
-                                                                 const Eigen::VectorXd& mw,
+                                                                 const Eigen::MatrixXd& Sz, const Eigen::VectorXd& mw,
                                                                  const Eigen::VectorXd& vw) const = 0;
   // The prior's term log p(z) (used when the prior is refined as factor 0); none by default.
   virtual std::optional<ExactExpectations> priorExpectations(const Eigen::VectorXd& /*mz*/,
@@ -118,4 +117,4 @@ class PriorLikelihood final : public LocalLikelihood {
   const ExactExpectationsProvider* exact_;
 };
 
-}  // namespace pvi
+}  // namespace pvi::estimation

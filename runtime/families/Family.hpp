@@ -16,30 +16,29 @@
 namespace pvi {
 
 template <class F>
-concept VariationalFamily =
-    requires {
-      typename F::Natural;
-      typename F::Mean;
-      typename F::Standard;
-      typename F::Stable;
-      typename FamilyTraits<F>::Root;
-      typename FamilyTraits<F>::Curvature;
-    } &&
-    requires(const typename F::Natural& eta, const typename F::Standard& q, const typename F::Stable& s) {
-      { toStandard(eta) } -> std::same_as<typename F::Standard>;
-      { toNatural(q) } -> std::same_as<typename F::Natural>;
-      { toMean(q) } -> std::same_as<typename F::Mean>;
-      { toStable(q) } -> std::same_as<typename F::Stable>;
-      { toStandard(s) } -> std::same_as<typename F::Standard>;
-      { logPartition(eta) } -> std::convertible_to<double>;
-      { entropy(q) } -> std::convertible_to<double>;
-      { inner(eta, toMean(q)) } -> std::convertible_to<double>;
-      { checkDistribution(eta).reason } -> std::convertible_to<std::string>;
-      { reparamRoot(q) } -> std::same_as<typename FamilyTraits<F>::Root>;
-      { payloadDoubles(eta) } -> std::convertible_to<std::size_t>;
-      { F::Natural::flat(eta.dim()) } -> std::same_as<typename F::Natural>;
-      { FamilyTraits<F>::isotropic(eta.dim(), 1.0) } -> std::same_as<typename F::Standard>;
-    };
+concept VariationalFamily = requires {
+  typename F::Natural;
+  typename F::Mean;
+  typename F::Standard;
+  typename F::Stable;
+  typename FamilyTraits<F>::Root;
+  typename FamilyTraits<F>::Curvature;
+}
+&&requires(const typename F::Natural& eta, const typename F::Standard& q, const typename F::Stable& s) {
+  { toStandard(eta) } -> std::same_as<typename F::Standard>;
+  { toNatural(q) } -> std::same_as<typename F::Natural>;
+  { toMean(q) } -> std::same_as<typename F::Mean>;
+  { toStable(q) } -> std::same_as<typename F::Stable>;
+  { toStandard(s) } -> std::same_as<typename F::Standard>;
+  { logPartition(eta) } -> std::convertible_to<double>;
+  { entropy(q) } -> std::convertible_to<double>;
+  { inner(eta, toMean(q)) } -> std::convertible_to<double>;
+  { checkDistribution(eta).reason } -> std::convertible_to<std::string>;
+  { reparamRoot(q) } -> std::same_as<typename FamilyTraits<F>::Root>;
+  { payloadDoubles(eta) } -> std::convertible_to<std::size_t>;
+  { F::Natural::flat(eta.dim()) } -> std::same_as<typename F::Natural>;
+  { FamilyTraits<F>::isotropic(eta.dim(), 1.0) } -> std::same_as<typename F::Standard>;
+};
 
 static_assert(VariationalFamily<FullGaussian>);
 static_assert(VariationalFamily<MeanFieldGaussian>);

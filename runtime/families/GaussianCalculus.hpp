@@ -37,7 +37,7 @@ struct FamilyTraits;
 template <>
 struct FamilyTraits<FullGaussian> {
   using Curvature = Eigen::MatrixXd;
-  using Root = Eigen::MatrixXd;  // the lower Cholesky factor L of S, z = m + L eps
+  using Root = Eigen::MatrixXd;                 // the lower Cholesky factor L of S, z = m + L eps
   static constexpr bool denseCurvature = true;  // a D x D expected Hessian
   static Curvature zeroCurvature(Eigen::Index d) { return Eigen::MatrixXd::Zero(d, d); }
   // N(0, variance I).
@@ -63,7 +63,7 @@ struct FamilyTraits<FullGaussian> {
 template <>
 struct FamilyTraits<MeanFieldGaussian> {
   using Curvature = Eigen::VectorXd;
-  using Root = Eigen::VectorXd;  // the standard deviations, z = m + sd .* eps
+  using Root = Eigen::VectorXd;                  // the standard deviations, z = m + sd .* eps
   static constexpr bool denseCurvature = false;  // its diagonal only
   static Curvature zeroCurvature(Eigen::Index d) { return Eigen::VectorXd::Zero(d); }
   static MeanFieldStandard isotropic(Eigen::Index d, double variance) {
@@ -151,6 +151,5 @@ void flattenStable(const FullStable& s, Eigen::Ref<Eigen::VectorXd> out);
 void flattenStable(const MeanFieldStable& s, Eigen::Ref<Eigen::VectorXd> out);
 void unflattenStable(const Eigen::Ref<const Eigen::VectorXd>& in, FullStable& s);  // s already sized
 void unflattenStable(const Eigen::Ref<const Eigen::VectorXd>& in, MeanFieldStable& s);
-
 
 }  // namespace pvi

@@ -1,15 +1,15 @@
 #include "runtime/federation/Client.hpp"
 
-#include "runtime/families/Family.hpp"
-
 #include <random>
 #include <stdexcept>
 #include <utility>
 
-namespace pvi {
+#include "runtime/families/Family.hpp"
+
+namespace pvi::federation {
 
 template <class Family>
-Client<Family>::Client(std::size_t factorIndex, std::shared_ptr<const LocalLikelihood> likelihood,
+Client<Family>::Client(std::size_t factorIndex, std::shared_ptr<const estimation::LocalLikelihood> likelihood,
                        std::shared_ptr<const LocalOptimiser<Family>> optimiser, Natural initialFactor,
                        std::optional<MeanFieldStandard> locals)
     : factorIndex_(factorIndex),
@@ -97,20 +97,21 @@ void Client<Family>::commit(const ClientUpdate<Family>& update, double scale) {
 }
 
 template <class Family>
-Estimate Client<Family>::expectedLogLikelihood(const Natural& posterior, std::size_t samples,
-                                               std::uint64_t seed) const {
+estimation::Estimate Client<Family>::expectedLogLikelihood(const Natural& posterior, std::size_t samples,
+                                                           std::uint64_t seed) const {
   std::mt19937_64 rng(seed);
-  const ExpectedDerivatives<Family> e = estimateDerivatives<Family>(
-      *likelihood_, toStandard(posterior), locals_ ? &*locals_ : nullptr, EstimationOptions{samples, true, nullptr},
-      rng);
-  Estimate out{e.value, e.valueStandardError()};
+  const estimation::ExpectedDerivatives<Family> e =
+      estimation::estimateDerivatives<Family>(*likelihood_, toStandard(posterior), locals_ ? &*locals_ : nullptr,
+                                              estimation::EstimationOptions{samples, true, nullptr}, rng);
+  estimation::Estimate out{e.value, e.valueStandardError()};
   if (locals_) out.value += entropy(*locals_);
   return out;
 }
 
 template <class Family>
-Estimate Client<Family>::localFreeEnergy(const Natural& posterior, std::size_t samples, std::uint64_t seed) const {
-  Estimate e = expectedLogLikelihood(posterior, samples, seed);
+estimation::Estimate Client<Family>::localFreeEnergy(const Natural& posterior, std::size_t samples,
+                                                     std::uint64_t seed) const {
+  estimation::Estimate e = expectedLogLikelihood(posterior, samples, seed);
   e.value -= inner(factor_, toMean(posterior));
   return e;
 }
@@ -119,4 +120,4 @@ Estimate Client<Family>::localFreeEnergy(const Natural& posterior, std::size_t s
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi
+}  // namespace pvi::federation

@@ -27,8 +27,7 @@
 #include "runtime/federation/LocalOptimiser.hpp"
 #include "runtime/federation/Participant.hpp"
 
-namespace pvi {
-
+namespace pvi::federation {
 
 // Which cavity the client's local free energy uses (Section 5's baselines differ only in this):
 //   Deletion    q / t_k, PVI (eq. 2): the local problem starts from q;
@@ -45,14 +44,14 @@ class Client final : public Participant<Family> {
   // `initialFactor` is flat for data clients; for a refined prior it is the starting factor 0.
   // `locals` is the starting q(w_k) (required when likelihood->localDim() > 0; by default
   // N(0, I) is used).
-  Client(std::size_t factorIndex, std::shared_ptr<const LocalLikelihood> likelihood,
+  Client(std::size_t factorIndex, std::shared_ptr<const estimation::LocalLikelihood> likelihood,
          std::shared_ptr<const LocalOptimiser<Family>> optimiser, Natural initialFactor,
          std::optional<MeanFieldStandard> locals = std::nullopt);
 
   std::size_t factorIndex() const override { return factorIndex_; }
   Natural factor() const override { return factor_; }
   const std::optional<MeanFieldStandard>& locals() const { return locals_; }
-  const LocalLikelihood& likelihood() const { return *likelihood_; }
+  const estimation::LocalLikelihood& likelihood() const { return *likelihood_; }
   std::size_t updatesCommitted() const { return committed_; }
 
   // Default Deletion. Fixed needs `fixed`, a valid distribution.
@@ -64,13 +63,14 @@ class Client final : public Participant<Family> {
 
   // E_q[f_k] (with locals: E_{q q(w)}[f_k] + H(q(w)), the client's share of the global bound) at
   // the given posterior, from `samples` draws or in closed form when the likelihood offers it.
-  Estimate expectedLogLikelihood(const Natural& posterior, std::size_t samples, std::uint64_t seed) const override;
+  estimation::Estimate expectedLogLikelihood(const Natural& posterior, std::size_t samples,
+                                             std::uint64_t seed) const override;
   // The local free energy of Property 2.2 at q itself: F_k(q) = E_q[f_k] - <eta_k, mu_q>.
-  Estimate localFreeEnergy(const Natural& posterior, std::size_t samples, std::uint64_t seed) const;
+  estimation::Estimate localFreeEnergy(const Natural& posterior, std::size_t samples, std::uint64_t seed) const;
 
  private:
   std::size_t factorIndex_;
-  std::shared_ptr<const LocalLikelihood> likelihood_;
+  std::shared_ptr<const estimation::LocalLikelihood> likelihood_;
   std::shared_ptr<const LocalOptimiser<Family>> optimiser_;
   Natural factor_;
   std::optional<MeanFieldStandard> locals_;
@@ -80,4 +80,4 @@ class Client final : public Participant<Family> {
   std::size_t committed_ = 0;
 };
 
-}  // namespace pvi
+}  // namespace pvi::federation

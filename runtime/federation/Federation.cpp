@@ -1,15 +1,14 @@
 #include "runtime/federation/Federation.hpp"
 
-#include "runtime/families/Family.hpp"
-
 #include <cmath>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
 
+#include "runtime/families/Family.hpp"
 #include "runtime/support/Seeds.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 
 namespace {
 
@@ -82,17 +81,17 @@ std::vector<Participant<Family>*> Federation<Family>::participants() {
 }
 
 template <class Family>
-Estimate Federation<Family>::freeEnergy(std::size_t samples, std::uint64_t seed) {
+estimation::Estimate Federation<Family>::freeEnergy(std::size_t samples, std::uint64_t seed) {
   const Natural& q = server_.posterior();
   double value = entropy(toStandard(q)), variance = 0.0;
   for (auto& c : clients_) {
-    const Estimate e = c->expectedLogLikelihood(q, samples, deriveSeed(seed, c->factorIndex()));
+    const estimation::Estimate e = c->expectedLogLikelihood(q, samples, support::deriveSeed(seed, c->factorIndex()));
     value += e.value;
     variance += e.standardError * e.standardError;
     server_.counters().evaluationMessages += 2;
   }
   if (priorClient_) {
-    const Estimate e = priorClient_->expectedLogLikelihood(q, samples, deriveSeed(seed, 0));
+    const estimation::Estimate e = priorClient_->expectedLogLikelihood(q, samples, support::deriveSeed(seed, 0));
     value += e.value;
     variance += e.standardError * e.standardError;
   } else {
@@ -122,7 +121,8 @@ std::optional<typename Family::Natural> exactPriorFactor(const FactorModel& mode
     throw std::invalid_argument("gaussianPrior: mean or covariance of the wrong size");
   const Eigen::VectorXd m = Eigen::Map<const Eigen::VectorXd>(prior->mean.data(), d);
   if (diagonal)
-    return toNatural(FamilyTraits<Family>::fromVariances(m, Eigen::Map<const Eigen::VectorXd>(prior->variances.data(), d)));
+    return toNatural(
+        FamilyTraits<Family>::fromVariances(m, Eigen::Map<const Eigen::VectorXd>(prior->variances.data(), d)));
   // Row-major D x D; a symmetric matrix reads the same either way, the transpose fixes the rest.
   const Eigen::MatrixXd S = Eigen::Map<const Eigen::MatrixXd>(prior->covariance.data(), d, d).transpose();
   const std::optional<typename Family::Standard> q = FamilyTraits<Family>::fromMoments(m, S);
@@ -148,7 +148,7 @@ Federation<Family> makeFederation(const FactorModel& model, std::shared_ptr<cons
     const double v = options.initialPriorScale * options.initialPriorScale;
     eta0 = toNatural(FamilyTraits<Family>::isotropic(d, v));
     priorClient = std::make_unique<Client<Family>>(
-        0, std::make_shared<PriorLikelihood>(model, options.theta, options.exact),
+        0, std::make_shared<estimation::PriorLikelihood>(model, options.theta, options.exact),
         options.priorOptimiser ? options.priorOptimiser : optimiser, eta0);
   }
   Server<Family> server(eta0, m, options.server);
@@ -159,14 +159,18 @@ Federation<Family> makeFederation(const FactorModel& model, std::shared_ptr<cons
     std::optional<MeanFieldStandard> locals;
     if (!options.initialLocals.empty()) locals = options.initialLocals[j];
     clients.push_back(std::make_unique<Client<Family>>(
-        j + 1, std::make_shared<PartitionLikelihood>(model, j, options.theta, options.exact), optimiser,
+        j + 1, std::make_shared<estimation::PartitionLikelihood>(model, j, options.theta, options.exact), optimiser,
         Natural::flat(d), locals));
   }
   return Federation<Family>(std::move(server), std::move(clients), std::move(priorClient));
 }
 
-#define PVI_INSTANTIATE(F) template class Federation<F>; template std::optional<F::Natural> exactPriorFactor<F>(const FactorModel&); template Federation<F> makeFederation<F>(const FactorModel&, std::shared_ptr<const LocalOptimiser<F>>, const FederationOptions<F>&);
+#define PVI_INSTANTIATE(F)                                                                               \
+  template class Federation<F>;                                                                          \
+  template std::optional<F::Natural> exactPriorFactor<F>(const FactorModel&);                            \
+  template Federation<F> makeFederation<F>(const FactorModel&, std::shared_ptr<const LocalOptimiser<F>>, \
+                                           const FederationOptions<F>&);
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi
+}  // namespace pvi::federation

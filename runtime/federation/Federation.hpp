@@ -21,11 +21,11 @@
 #include <optional>
 #include <vector>
 
-#include "runtime/model/FactorModel.hpp"
 #include "runtime/federation/Client.hpp"
 #include "runtime/federation/Server.hpp"
+#include "runtime/model/FactorModel.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 
 template <class Family>
 class Federation {
@@ -59,7 +59,7 @@ class Federation {
   //   F(q) = sum_k E_q[f_k] + E_q[log p(z)] + H(q),
   //   E_q[log p(z)] = <eta_0, mu_q> - A(eta_0) for an exact prior (else a Monte Carlo estimate).
   // Client k draws from deriveSeed(seed, k). Exact where the likelihoods offer closed forms.
-  Estimate freeEnergy(std::size_t samples, std::uint64_t seed);
+  estimation::Estimate freeEnergy(std::size_t samples, std::uint64_t seed);
 
   // The invariant eta_q == eta_0 + sum_k eta_k also on the clients' side: the largest difference
   // between a client's eta_k and the server's record (0 when they agree bitwise).
@@ -73,13 +73,13 @@ class Federation {
 
 template <class Family>
 struct FederationOptions {
-  std::vector<double> theta;                      // fixed hyperparameters (model.hyperDim() entries)
-  const ExactExpectationsProvider* exact = nullptr;  // closed-form expectations, if the model has them
+  std::vector<double> theta;                                     // fixed hyperparameters (model.hyperDim() entries)
+  const estimation::ExactExpectationsProvider* exact = nullptr;  // closed-form expectations, if the model has them
   ServerOptions server;
-  bool refinePrior = false;                       // refine factor 0 even when the prior is exactly Gaussian
-  double initialPriorScale = 1.0;                 // the refined prior's starting N(0, scale^2 I)
+  bool refinePrior = false;        // refine factor 0 even when the prior is exactly Gaussian
+  double initialPriorScale = 1.0;  // the refined prior's starting N(0, scale^2 I)
   std::shared_ptr<const LocalOptimiser<Family>> priorOptimiser;  // default: the clients' optimiser
-  std::vector<MeanFieldStandard> initialLocals;   // per partition, optional
+  std::vector<MeanFieldStandard> initialLocals;                  // per partition, optional
 };
 
 // `model` (and options.exact) must outlive the federation.
@@ -92,4 +92,4 @@ Federation<Family> makeFederation(const FactorModel& model, std::shared_ptr<cons
 template <class Family>
 std::optional<typename Family::Natural> exactPriorFactor(const FactorModel& model);
 
-}  // namespace pvi
+}  // namespace pvi::federation

@@ -1,6 +1,6 @@
 #include "runtime/federation/LocalOptimiser.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 namespace {
 
 template <class Natural, class Standard>
@@ -23,4 +23,4 @@ double localObjective(const MeanFieldNatural& cavity, const MeanFieldStandard& q
   return objective(cavity, q, expectedF, locals);
 }
 
-}  // namespace pvi
+}  // namespace pvi::federation

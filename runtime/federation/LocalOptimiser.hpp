@@ -19,15 +19,15 @@
 #include <optional>
 #include <string>
 
-#include "runtime/families/Gaussian.hpp"
 #include "runtime/estimation/LocalLikelihood.hpp"
+#include "runtime/families/Gaussian.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 
 template <class Family>
 struct LocalProblem {
   using Natural = typename Family::Natural;
-  const LocalLikelihood* likelihood = nullptr;
+  const estimation::LocalLikelihood* likelihood = nullptr;
   Natural posterior;                        // eta_q as received (a valid distribution)
   Natural factor;                           // eta_k, this client's current factor
   Natural cavity;                           // eta_q - eta_k (may be improper)
@@ -39,13 +39,13 @@ template <class Family>
 struct LocalSolution {
   using Natural = typename Family::Natural;
   bool ok = false;
-  std::string reason;                       // why not ok
-  Natural change;                           // eta_q' - eta_q  (= eta_k' - eta_k); valid when ok
-  std::optional<MeanFieldStandard> locals;  // the optimised q(w_k)
+  std::string reason;                                           // why not ok
+  Natural change;                                               // eta_q' - eta_q  (= eta_k' - eta_k); valid when ok
+  std::optional<MeanFieldStandard> locals;                      // the optimised q(w_k)
   double objective = std::numeric_limits<double>::quiet_NaN();  // F_k estimate (+ const) at the end
   double initialExpectedLogLik = std::numeric_limits<double>::quiet_NaN();  // E_q[f_k] at the received q
-  std::size_t steps = 0;                    // inner iterations taken
-  std::size_t innerHalvings = 0;            // step halvings to keep q' valid
+  std::size_t steps = 0;                                                    // inner iterations taken
+  std::size_t innerHalvings = 0;                                            // step halvings to keep q' valid
   bool stoppedEarly = false;
 };
 
@@ -65,4 +65,4 @@ double localObjective(const FullNatural& cavity, const FullStandard& q, double e
 double localObjective(const MeanFieldNatural& cavity, const MeanFieldStandard& q, double expectedF,
                       const std::optional<MeanFieldStandard>& locals);
 
-}  // namespace pvi
+}  // namespace pvi::federation

@@ -18,7 +18,7 @@
 #include "runtime/estimation/Estimate.hpp"
 #include "runtime/federation/LocalOptimiser.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 
 // What a participant sends to the server: Delta_k and scalar diagnostics (solution.locals is
 // always empty: an in-process client keeps its q(w_k) until commit).
@@ -27,8 +27,8 @@ struct ClientUpdate {
   using Natural = typename Family::Natural;
   std::size_t factorIndex = 0;
   bool ok = false;
-  std::string reason;             // why the local step failed
-  Natural delta;                  // Delta_k = rho (eta_q' - eta_q); valid when ok
+  std::string reason;              // why the local step failed
+  Natural delta;                   // Delta_k = rho (eta_q' - eta_q); valid when ok
   LocalSolution<Family> solution;  // diagnostics: objective, steps, halvings
 };
 
@@ -46,7 +46,8 @@ class Participant {
   virtual void commit(const ClientUpdate<Family>& update, double scale) = 0;
 
   // E_q[f_k] (with locals: E_{q q(w)}[f_k] + H(q(w))), the participant's share of the ELBO.
-  virtual Estimate expectedLogLikelihood(const Natural& posterior, std::size_t samples, std::uint64_t seed) const = 0;
+  virtual estimation::Estimate expectedLogLikelihood(const Natural& posterior, std::size_t samples,
+                                                     std::uint64_t seed) const = 0;
 };
 
-}  // namespace pvi
+}  // namespace pvi::federation

@@ -1,13 +1,13 @@
 #include "runtime/federation/Server.hpp"
 
-#include "runtime/families/Family.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
 
-namespace pvi {
+#include "runtime/families/Family.hpp"
+
+namespace pvi::federation {
 
 template <class Family>
 Server<Family>::Server(Natural priorFactor, std::size_t numClients, ServerOptions options)
@@ -75,7 +75,8 @@ std::vector<ApplyOutcome> Server<Family>::apply(const std::vector<const ClientUp
     std::vector<std::size_t> kept;
     for (std::size_t i : candidates) {
       if (Validity v = checkDistribution(posterior_ + smallest * updates[i]->delta); !v) {
-        out[i].reason = "q would be invalid even after " + std::to_string(options_.maxHalvings) + " halvings: " + v.reason;
+        out[i].reason =
+            "q would be invalid even after " + std::to_string(options_.maxHalvings) + " halvings: " + v.reason;
         ++counters_.rejected;
         trace_.log("rejected: factor " + std::to_string(updates[i]->factorIndex) + ": " + out[i].reason);
       } else {
@@ -107,8 +108,8 @@ std::vector<ApplyOutcome> Server<Family>::apply(const std::vector<const ClientUp
   }
   if (halvings > 0) {
     counters_.halvings += halvings;
-    trace_.log("halved " + std::to_string(halvings) + " times (scale " + std::to_string(scale) + ") to keep q valid: " +
-               why);
+    trace_.log("halved " + std::to_string(halvings) + " times (scale " + std::to_string(scale) +
+               ") to keep q valid: " + why);
   }
   double change = 0.0;
   for (std::size_t i : candidates) {
@@ -146,4 +147,4 @@ double Server<Family>::takeMaxChange() {
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi
+}  // namespace pvi::federation

@@ -31,7 +31,7 @@
 #include "runtime/support/Communication.hpp"
 #include "runtime/support/Trace.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 
 struct ServerOptions {
   std::size_t maxHalvings = 10;
@@ -70,10 +70,10 @@ class Server {
   // max |eta_q - (eta_0 + sum_k eta_k)| relative to the largest |entry| among them.
   double invariantError() const;
 
-  CommunicationCounters& counters() { return counters_; }
-  const CommunicationCounters& counters() const { return counters_; }
-  Trace& trace() { return trace_; }
-  const Trace& trace() const { return trace_; }
+  support::CommunicationCounters& counters() { return counters_; }
+  const support::CommunicationCounters& counters() const { return counters_; }
+  support::Trace& trace() { return trace_; }
+  const support::Trace& trace() const { return trace_; }
 
   // Largest applied change since the last call, relative to max(1, max |eta_q|); resets it.
   double takeMaxChange();
@@ -87,10 +87,10 @@ class Server {
   ServerOptions options_;
   Natural posterior_;
   std::vector<Natural> factors_;
-  CommunicationCounters counters_;
-  Trace trace_;
+  support::CommunicationCounters counters_;
+  support::Trace trace_;
   double maxChange_ = 0.0;
   std::function<void(const Server&)> observer_;
 };
 
-}  // namespace pvi
+}  // namespace pvi::federation

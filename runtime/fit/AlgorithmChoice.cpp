@@ -39,9 +39,9 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
   // synchronous PVI runs clients in parallel but must be damped by about 1 / M.
   c.schedule = o.schedule ? *o.schedule : shape.localDim == 0 ? ScheduleKind::Synchronous : ScheduleKind::Sequential;
   const std::size_t participants = std::max<std::size_t>(shape.partitions, 1) + 1;  // + the refined prior
-  c.damping = o.damping != 0.0 ? o.damping
+  c.damping = o.damping != 0.0                         ? o.damping
               : c.schedule == ScheduleKind::Sequential ? 1.0
-                                           : std::min(1.0, 2.0 / static_cast<double>(participants));
+                                                       : std::min(1.0, 2.0 / static_cast<double>(participants));
   c.rounds = o.rounds != 0 ? o.rounds : kDefaultRounds;
   if (o.roundBudget) c.rounds = std::min(c.rounds, *o.roundBudget);
 
@@ -57,9 +57,9 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
     why << "pvi: the model has local latents and " << shape.globalDim << " global dimensions, where "
         << (o.roundBudget ? "sfvi-avg" : "sfvi") << " would be preferred, but it is not implemented yet";
   }
-  why << " (" << scheduleName(c.schedule) << " schedule, " << familyName(c.family) << " Gaussian over " << shape.globalDim
-      << " dimensions, " << shape.partitions << " partitions, up to " << c.rounds << " rounds, damping "
-      << c.damping << ")";
+  why << " (" << scheduleName(c.schedule) << " schedule, " << familyName(c.family) << " Gaussian over "
+      << shape.globalDim << " dimensions, " << shape.partitions << " partitions, up to " << c.rounds
+      << " rounds, damping " << c.damping << ")";
   c.reason = why.str();
   return c;
 }

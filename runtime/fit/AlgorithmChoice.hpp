@@ -23,7 +23,7 @@ struct AlgorithmChoice {
   FamilyKind family = FamilyKind::Full;
   std::size_t rounds = 0;
   double damping = 1.0;
-  std::string reason;    // one line, printed by the front ends
+  std::string reason;  // one line, printed by the front ends
 };
 
 // An algorithm the runtime does not implement yet, or options that do not fit together.

@@ -21,7 +21,7 @@ struct ElboPlateau {
   std::size_t patience;
   double best = -std::numeric_limits<double>::infinity();
   std::size_t since = 0;
-  bool update(const TraceRecord& r) {
+  bool update(const support::TraceRecord& r) {
     if (patience == 0 || !std::isfinite(r.freeEnergy)) return false;
     const double se = std::isfinite(r.freeEnergyStandardError) ? r.freeEnergyStandardError : 0.0;
     if (r.freeEnergy > best + 2.0 * se) {
@@ -37,14 +37,14 @@ struct ElboPlateau {
 template <class Family>
 FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmChoice& choice,
                  const RoundCallback& afterRound) {
-  AdamOptions adam;
+  algorithms::AdamOptions adam;
   adam.learningRate = o.learningRate;
   adam.finalLearningRateFraction = 0.1;
   adam.steps = o.localSteps;
   adam.samples = o.samples;
-  auto optimiser = std::make_shared<AdamOptimiser<Family>>(adam);
+  auto optimiser = std::make_shared<algorithms::AdamOptimiser<Family>>(adam);
 
-  FederationOptions<Family> fo;
+  federation::FederationOptions<Family> fo;
   fo.theta = o.theta.empty() ? std::vector<double>(model.hyperDim(), 0.0) : o.theta;
   if (fo.theta.size() != model.hyperDim())
     throw FitConfigurationError("the model has " + std::to_string(model.hyperDim()) + " hyperparameters, but " +
@@ -66,13 +66,14 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
       prior = "the prior is not Gaussian (" + probe.reason + "): the server refines it as factor 0";
     }
   }
-  if (fitted->gaussianPrior() && !exactPriorFactor<Family>(*fitted))
-    prior = "the Gaussian prior has correlations the mean-field family cannot hold: the server refines it as "
-            "factor 0";
-  Federation<Family> federation = makeFederation<Family>(*fitted, optimiser, fo);
+  if (fitted->gaussianPrior() && !federation::exactPriorFactor<Family>(*fitted))
+    prior =
+        "the Gaussian prior has correlations the mean-field family cannot hold: the server refines it as "
+        "factor 0";
+  federation::Federation<Family> federation = federation::makeFederation<Family>(*fitted, optimiser, fo);
 
   const std::size_t threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
-  FreeEnergyTracing tracing;
+  federation::FreeEnergyTracing tracing;
   tracing.every = 1;
   tracing.samples = o.elboSamples;
   tracing.seed = o.seed ^ 0x5eedf00dULL;
@@ -84,24 +85,24 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   ElboPlateau plateau{o.patience};
   bool plateaued = false;
   // The whole schedule in one call; the observer sees every round as it ends.
-  const RoundObserver observer = [&](const TraceRecord& rec) {
+  const federation::RoundObserver observer = [&](const support::TraceRecord& rec) {
     result.trace.push_back(rec);
     if (afterRound) afterRound(rec, choice);
     plateaued = plateau.update(rec);
     return plateaued;
   };
-  RunSummary summary;
+  federation::RunSummary summary;
   if (choice.schedule == ScheduleKind::Sequential) {
-    SequentialOptions so;
+    federation::SequentialOptions so;
     so.passes = choice.rounds;
     so.damping = choice.damping;
     so.seed = o.seed;
     so.tolerance = o.tolerance;
     so.freeEnergy = tracing;
     so.afterRound = observer;
-    summary = runSequential(federation, so);
+    summary = federation::runSequential(federation, so);
   } else {
-    SynchronousOptions so;
+    federation::SynchronousOptions so;
     so.rounds = choice.rounds;
     so.damping = choice.damping;
     so.threads = threads;
@@ -109,11 +110,13 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
     so.tolerance = o.tolerance;
     so.freeEnergy = tracing;
     so.afterRound = observer;
-    summary = runSynchronous(federation, so);
+    summary = federation::runSynchronous(federation, so);
   }
   result.rounds = summary.rounds;
   result.seconds = summary.seconds;
-  result.stop = summary.converged ? StopReason::Tolerance : plateaued ? StopReason::ElboPlateau : StopReason::RoundLimit;
+  result.stop = summary.converged ? StopReason::Tolerance
+                : plateaued       ? StopReason::ElboPlateau
+                                  : StopReason::RoundLimit;
   result.converged = result.stop != StopReason::RoundLimit;
 
   const auto q = toStandard(federation.server().posterior());
@@ -127,8 +130,9 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
     posterior.locals.push_back(std::move(lp));
   }
   result.posterior = std::move(posterior);
-  result.elbo = result.trace.empty() ? Estimate{} : Estimate{result.trace.back().freeEnergy,
-                                                             result.trace.back().freeEnergyStandardError};
+  result.elbo = result.trace.empty()
+                    ? estimation::Estimate{}
+                    : estimation::Estimate{result.trace.back().freeEnergy, result.trace.back().freeEnergyStandardError};
   result.counters = federation.server().counters();
   result.events = federation.server().trace().events();
   return result;

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "runtime/estimation/Estimate.hpp"
 #include "runtime/fit/AlgorithmChoice.hpp"
 #include "runtime/fit/FitOptions.hpp"
-#include "runtime/model/FactorModel.hpp"
-#include "runtime/estimation/Estimate.hpp"
 #include "runtime/fit/FittedPosterior.hpp"
+#include "runtime/model/FactorModel.hpp"
 #include "runtime/support/Communication.hpp"
 #include "runtime/support/Trace.hpp"
 
@@ -25,13 +25,13 @@ enum class StopReason {
 
 struct FitResult {
   AlgorithmChoice choice;
-  FittedPosterior posterior;      // Gaussian q(z) with q(w_j) per partition, for PVI
-  std::vector<double> theta;     // the fixed hyperparameters used
-  std::string prior;             // how the prior was held (exact, or refined and why)
-  Estimate elbo;                 // at the end, from FitOptions::elboSamples draws per client
-  std::vector<TraceRecord> trace;      // per round (freeEnergy filled every round)
-  CommunicationCounters counters;
-  std::vector<std::string> events;     // rejected or halved updates, failures
+  FittedPosterior posterior;                // Gaussian q(z) with q(w_j) per partition, for PVI
+  std::vector<double> theta;                // the fixed hyperparameters used
+  std::string prior;                        // how the prior was held (exact, or refined and why)
+  estimation::Estimate elbo;                // at the end, from FitOptions::elboSamples draws per client
+  std::vector<support::TraceRecord> trace;  // per round (freeEnergy filled every round)
+  support::CommunicationCounters counters;
+  std::vector<std::string> events;  // rejected or halved updates, failures
   std::size_t rounds = 0;
   StopReason stop = StopReason::RoundLimit;
   // Stopped by Tolerance or ElboPlateau rather than by the round limit. (Not a proof of a good
@@ -40,7 +40,7 @@ struct FitResult {
   double seconds = 0.0;
 };
 
-using RoundCallback = std::function<void(const TraceRecord&, const AlgorithmChoice&)>;
+using RoundCallback = std::function<void(const support::TraceRecord&, const AlgorithmChoice&)>;
 
 // Throws FitConfigurationError (bad options, unimplemented algorithm) and whatever the model
 // throws (ModelEvaluationError). `model` must be safe to evaluate from several threads.

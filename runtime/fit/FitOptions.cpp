@@ -32,7 +32,9 @@ const std::vector<std::string>& scheduleNames() {
   return names;
 }
 std::string scheduleName(ScheduleKind s) { return scheduleNames().at(static_cast<std::size_t>(s)); }
-ScheduleKind parseSchedule(const std::string& name) { return parseName<ScheduleKind>(scheduleNames(), name, "schedule"); }
+ScheduleKind parseSchedule(const std::string& name) {
+  return parseName<ScheduleKind>(scheduleNames(), name, "schedule");
+}
 
 const std::vector<std::string>& familyNames() {
   static const std::vector<std::string> names = {"full", "mean-field"};

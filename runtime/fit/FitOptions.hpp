@@ -31,22 +31,22 @@ const std::vector<std::string>& familyNames();
 
 struct FitOptions {
   Algorithm algorithm = Algorithm::Auto;
-  std::optional<ScheduleKind> schedule;  // empty: auto
-  std::optional<FamilyKind> family;      // empty: auto
-  std::size_t rounds = 0;          // the most communication rounds; 0: auto
+  std::optional<ScheduleKind> schedule;    // empty: auto
+  std::optional<FamilyKind> family;        // empty: auto
+  std::size_t rounds = 0;                  // the most communication rounds; 0: auto
   std::optional<std::size_t> roundBudget;  // a hard cap the user gives (auto takes it into account)
-  double damping = 0.0;            // rho in (0, 1]; 0: auto
-  double tolerance = 1e-3;         // stop when a round changes q by at most this (relative)
+  double damping = 0.0;                    // rho in (0, 1]; 0: auto
+  double tolerance = 1e-3;                 // stop when a round changes q by at most this (relative)
   // Stop when the ELBO has not risen by more than 2 standard errors above its best for this many
   // rounds (0: never). Monte Carlo noise keeps the change of q above `tolerance` on most models.
   std::size_t patience = 5;
-  std::size_t localSteps = 300;      // Adam steps per client update
+  std::size_t localSteps = 300;  // Adam steps per client update
   double learningRate = 0.05;
-  std::size_t samples = 8;         // Monte Carlo draws per Adam step
-  std::size_t threads = 0;         // clients run in parallel on this many threads; 0: all cores
+  std::size_t samples = 8;  // Monte Carlo draws per Adam step
+  std::size_t threads = 0;  // clients run in parallel on this many threads; 0: all cores
   std::uint64_t seed = 1;
-  std::size_t elboSamples = 64;    // per client, for the ELBO estimate of each round
-  std::vector<double> theta;       // fixed hyperparameters (unconstrained); empty: zeros
+  std::size_t elboSamples = 64;  // per client, for the ELBO estimate of each round
+  std::vector<double> theta;     // fixed hyperparameters (unconstrained); empty: zeros
 };
 
 }  // namespace pvi

@@ -41,7 +41,7 @@ class FittedPosterior {
  public:
   FittedPosterior() = default;
   FittedPosterior(GaussianPosterior g) : value_(std::move(g)) {}  // NOLINT: implicit by design
-  FittedPosterior(SampledPosterior s) : value_(std::move(s)) {}    // NOLINT
+  FittedPosterior(SampledPosterior s) : value_(std::move(s)) {}   // NOLINT
 
   bool isGaussian() const { return std::holds_alternative<GaussianPosterior>(value_); }
   bool isSampled() const { return std::holds_alternative<SampledPosterior>(value_); }

@@ -52,8 +52,9 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     Z = s.draws.leftCols(d).transpose();
     for (std::size_t j = 0; j < M; ++j)
       if (model.localDim(j) > 0)
-        W[j] = s.draws.middleCols(static_cast<Eigen::Index>(s.localOffsets.at(j)),
-                                  static_cast<Eigen::Index>(model.localDim(j)))
+        W[j] = s.draws
+                   .middleCols(static_cast<Eigen::Index>(s.localOffsets.at(j)),
+                               static_cast<Eigen::Index>(model.localDim(j)))
                    .transpose();
     logG = Eigen::VectorXd::Constant(n, std::numeric_limits<double>::quiet_NaN());
   }

@@ -9,7 +9,7 @@ namespace pvi {
 
 bool stderrIsTerminal() { return isatty(STDERR_FILENO) == 1; }
 
-void ProgressDisplay::round(const TraceRecord& r, const AlgorithmChoice& c) {
+void ProgressDisplay::round(const support::TraceRecord& r, const AlgorithmChoice& c) {
   if (!enabled_) return;
   char line[160];
   if (std::isfinite(r.freeEnergy))

@@ -17,7 +17,7 @@ class ProgressDisplay {
   ProgressDisplay(std::ostream& os, bool enabled) : os_(os), enabled_(enabled) {}
   ~ProgressDisplay() { finish(); }
 
-  void round(const TraceRecord& r, const AlgorithmChoice& c);
+  void round(const support::TraceRecord& r, const AlgorithmChoice& c);
   // Ends the line (idempotent).
   void finish();
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <utility>
 
-#include "runtime/families/StandardNormal.hpp"
 #include "runtime/families/GaussianCalculus.hpp"
+#include "runtime/families/StandardNormal.hpp"
 
 namespace pvi {
 namespace {
@@ -76,8 +76,9 @@ PriorProbeResult probeDiagonal(const Evaluation& origin, const Eigen::VectorXd& 
   const double scales[] = {0.5, 2.0, 8.0};
   for (std::size_t k = 0; k < options.checkPoints; ++k)
     at(m + scales[k % 3] * standardNormals(d, 1, rng).col(0).cwiseQuotient(p.cwiseSqrt()));
-  out.reason = mismatch(points, m, logNormaliser, [&](const Eigen::VectorXd& r) { return Eigen::VectorXd(p.cwiseProduct(r)); },
-                        options.relativeTolerance);
+  out.reason = mismatch(
+      points, m, logNormaliser, [&](const Eigen::VectorXd& r) { return Eigen::VectorXd(p.cwiseProduct(r)); },
+      options.relativeTolerance);
   if (!out.reason.empty()) {
     out.reason = "not an independent Gaussian: " + out.reason;
     return out;
@@ -131,8 +132,8 @@ PriorProbeResult probeGaussianPrior(const FactorModel& model, const std::vector<
   }
   const Eigen::VectorXd m = llt.solve(origin.gradZ);
   const Eigen::MatrixXd L = llt.matrixL();
-  const double logNormaliser = -0.5 * static_cast<double>(d) * std::log(2.0 * std::numbers::pi) +
-                               L.diagonal().array().log().sum();
+  const double logNormaliser =
+      -0.5 * static_cast<double>(d) * std::log(2.0 * std::numbers::pi) + L.diagonal().array().log().sum();
 
   // Random points from N(m, s^2 P^{-1}): z = m + s L^{-T} u.
   std::mt19937_64 rng(options.seed);
@@ -142,7 +143,8 @@ PriorProbeResult probeGaussianPrior(const FactorModel& model, const std::vector<
     at(m + scales[k % 3] * llt.matrixU().solve(u));
   }
 
-  out.reason = mismatch(points, m, logNormaliser, [&](const Eigen::VectorXd& r) { return Eigen::VectorXd(P * r); }, tol);
+  out.reason = mismatch(
+      points, m, logNormaliser, [&](const Eigen::VectorXd& r) { return Eigen::VectorXd(P * r); }, tol);
   if (!out.reason.empty()) return out;
 
   const Eigen::MatrixXd S = symmetricPart(llt.solve(Eigen::MatrixXd::Identity(d, d)));

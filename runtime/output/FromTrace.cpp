@@ -2,7 +2,7 @@
 
 namespace pvi::output {
 
-CommunicationTotals communicationTotals(const CommunicationCounters& c) {
+CommunicationTotals communicationTotals(const support::CommunicationCounters& c) {
   CommunicationTotals t;
   t.serverUpdates = c.serverUpdates;
   t.messagesUp = c.messagesUp;
@@ -15,7 +15,7 @@ CommunicationTotals communicationTotals(const CommunicationCounters& c) {
   return t;
 }
 
-TraceRow traceRow(const TraceRecord& r) {
+TraceRow traceRow(const support::TraceRecord& r) {
   TraceRow row;
   row.round = r.round;
   row.elbo = r.freeEnergy;
@@ -26,10 +26,10 @@ TraceRow traceRow(const TraceRecord& r) {
   return row;
 }
 
-std::vector<TraceRow> traceRows(std::span<const TraceRecord> records) {
+std::vector<TraceRow> traceRows(std::span<const support::TraceRecord> records) {
   std::vector<TraceRow> rows;
   rows.reserve(records.size());
-  for (const TraceRecord& r : records) rows.push_back(traceRow(r));
+  for (const support::TraceRecord& r : records) rows.push_back(traceRow(r));
   return rows;
 }
 

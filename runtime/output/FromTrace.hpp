@@ -10,10 +10,10 @@
 
 namespace pvi::output {
 
-CommunicationTotals communicationTotals(const CommunicationCounters& counters);
+CommunicationTotals communicationTotals(const support::CommunicationCounters& counters);
 
 // freeEnergy becomes the ELBO; metrics stay empty for the caller to add (e.g. test accuracy).
-TraceRow traceRow(const TraceRecord& record);
-std::vector<TraceRow> traceRows(std::span<const TraceRecord> records);  // e.g. Trace::records()
+TraceRow traceRow(const support::TraceRecord& record);
+std::vector<TraceRow> traceRows(std::span<const support::TraceRecord> records);  // e.g. Trace::records()
 
 }  // namespace pvi::output

@@ -1,6 +1,6 @@
 #include "runtime/support/Communication.hpp"
 
-namespace pvi {
+namespace pvi::support {
 
 std::ostream& operator<<(std::ostream& os, const CommunicationCounters& c) {
   return os << "rounds " << c.rounds << ", server updates " << c.serverUpdates << ", messages " << c.messagesDown
@@ -8,4 +8,4 @@ std::ostream& operator<<(std::ostream& os, const CommunicationCounters& c) {
             << c.dropped << ", accepted " << c.accepted << ", rejected " << c.rejected << ", halvings " << c.halvings;
 }
 
-}  // namespace pvi
+}  // namespace pvi::support

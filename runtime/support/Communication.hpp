@@ -20,7 +20,7 @@
 #include <cstddef>
 #include <ostream>
 
-namespace pvi {
+namespace pvi::support {
 
 struct CommunicationCounters {
   std::size_t rounds = 0;
@@ -41,4 +41,4 @@ struct CommunicationCounters {
 
 std::ostream& operator<<(std::ostream& os, const CommunicationCounters& c);
 
-}  // namespace pvi
+}  // namespace pvi::support

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <random>
 
-namespace pvi {
+namespace pvi::support {
 
 inline std::uint64_t splitMix64(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
@@ -32,4 +32,4 @@ inline std::uint64_t roundSeed(std::uint64_t base, std::uint64_t round) { return
 // A uniform double in [0, 1) from 53 random bits (the recipe of StandardNormal.hpp).
 inline double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
-}  // namespace pvi
+}  // namespace pvi::support

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace pvi {
+namespace pvi::support {
 
 ThreadPool::ThreadPool(std::size_t threads) {
   const std::size_t n = std::max<std::size_t>(1, threads);
@@ -41,4 +41,4 @@ void ThreadPool::work() {
   }
 }
 
-}  // namespace pvi
+}  // namespace pvi::support

@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace pvi {
+namespace pvi::support {
 
 class ThreadPool {
  public:
@@ -45,4 +45,4 @@ class ThreadPool {
   std::vector<std::thread> workers_;
 };
 
-}  // namespace pvi
+}  // namespace pvi::support

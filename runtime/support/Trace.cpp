@@ -2,11 +2,9 @@
 
 #include <utility>
 
-namespace pvi {
+namespace pvi::support {
 
-void Trace::log(std::string line) {
-  events_.push_back(std::move(line));
-}
+void Trace::log(std::string line) { events_.push_back(std::move(line)); }
 
 void Trace::writeCsv(std::ostream& os) const {
   os << "round,server_updates,messages_down,messages_up,bytes_down,bytes_up,dropped,accepted,rejected,halvings,"
@@ -19,4 +17,4 @@ void Trace::writeCsv(std::ostream& os) const {
   }
 }
 
-}  // namespace pvi
+}  // namespace pvi::support

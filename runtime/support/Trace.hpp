@@ -17,7 +17,7 @@
 
 #include "runtime/support/Communication.hpp"
 
-namespace pvi {
+namespace pvi::support {
 
 struct TraceRecord {
   std::size_t round = 0;
@@ -44,4 +44,4 @@ class Trace {
   std::vector<std::string> events_;
 };
 
-}  // namespace pvi
+}  // namespace pvi::support

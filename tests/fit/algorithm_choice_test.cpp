@@ -71,9 +71,7 @@ TEST(AlgorithmChoice, UnimplementedAlgorithmsAndBadOptionsAreRefusedWithReasons)
           << e.what();
     }
   }
-  auto refused = [](FitOptions o) {
-    EXPECT_THROW(chooseAlgorithm(shape(3, 2, 0), o), FitConfigurationError);
-  };
+  auto refused = [](FitOptions o) { EXPECT_THROW(chooseAlgorithm(shape(3, 2, 0), o), FitConfigurationError); };
   FitOptions o;
   o.damping = 1.5;
   refused(o);

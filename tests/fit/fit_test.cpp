@@ -1,6 +1,8 @@
 // Fitting compiled models end to end (runtime/fit): the conjugate linear regression example
 // reaches its exact posterior, draws in constrained space carry the right columns and densities,
 // the round callback sees every round, and bad requests are refused.
+#include "runtime/fit/Fit.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
@@ -8,11 +10,11 @@
 #include <cmath>
 
 #include "model_harness.hpp"
-#include "runtime/fit/Fit.hpp"
 #include "runtime/fit/PosteriorDraws.hpp"
 
 namespace pvi::test {
 namespace {
+using namespace pvi::support;
 
 constexpr double kSigma = 0.5, kPriorSd = 2.0;
 constexpr int kD = 2;
@@ -46,8 +48,9 @@ const Regression& regression() {
         y[i] = 0.3 + X(i, 0) - 0.5 * X(i, 1) + kSigma * nd(rng);
       }
       DataBlock p;
-      p.addInt(n).addReals(std::vector<double>(X.data(), X.data() + X.size())).addReals(
-          std::vector<double>(y.data(), y.data() + y.size()));
+      p.addInt(n)
+          .addReals(std::vector<double>(X.data(), X.data() + X.size()))
+          .addReals(std::vector<double>(y.data(), y.data() + y.size()));
       parts.push_back(std::move(p));
       Eigen::MatrixXd design(n, kD + 1);
       design << Eigen::VectorXd::Ones(n), X;
@@ -56,11 +59,11 @@ const Regression& regression() {
       yall.conservativeResize(yall.size() + n);
       yall.tail(n) = y;
     }
-    out.model = std::make_unique<CompiledModel>(out.compiled.jit->code(), out.compiled.lowered->info, shared,
-                                                std::move(parts));
+    out.model =
+        std::make_unique<CompiledModel>(out.compiled.jit->code(), out.compiled.lowered->info, shared, std::move(parts));
     // Conjugate posterior: P = I / s^2 + X'X / sigma^2, m = P^-1 X'y / sigma^2.
-    Eigen::MatrixXd P = Eigen::MatrixXd::Identity(kD + 1, kD + 1) / (kPriorSd * kPriorSd) +
-                        Xall.transpose() * Xall / (kSigma * kSigma);
+    Eigen::MatrixXd P =
+        Eigen::MatrixXd::Identity(kD + 1, kD + 1) / (kPriorSd * kPriorSd) + Xall.transpose() * Xall / (kSigma * kSigma);
     out.exactCov = P.inverse();
     out.exactMean = out.exactCov * Xall.transpose() * yall / (kSigma * kSigma);
     return out;
@@ -128,8 +131,7 @@ TEST(Fit, DrawsAreConstrainedWithTheirDensities) {
   FitResult f = fitModel(*r.model, o);
   const std::size_t n = 4000;
   PosteriorDraws d = drawPosterior(*r.model, f, n, 9);
-  EXPECT_EQ(d.global.columns,
-            (std::vector<std::string>{"lp__", "log_p__", "log_g__", "alpha", "beta.1", "beta.2"}));
+  EXPECT_EQ(d.global.columns, (std::vector<std::string>{"lp__", "log_p__", "log_g__", "alpha", "beta.1", "beta.2"}));
   ASSERT_EQ(d.global.values.rows(), static_cast<Eigen::Index>(n));
   ASSERT_EQ(d.partitions.size(), 3u);
   EXPECT_TRUE(d.partitions[0].columns.empty());  // no locals, no partition generated quantities
@@ -149,8 +151,8 @@ TEST(Fit, DrawsAreConstrainedWithTheirDensities) {
       logP += r.model->partitionLogDensity(j, z.data(), nullptr, nullptr, nullptr, nullptr, nullptr);
     EXPECT_NEAR(d.global.values(row, 1), logP, 1e-9 * std::abs(logP));
     Eigen::VectorXd u = llt.matrixL().solve(z - f.posterior.gaussian().mean);
-    double logG = -0.5 * u.squaredNorm() - llt.matrixLLT().diagonal().array().log().sum() -
-                  0.5 * (kD + 1) * std::log(2 * M_PI);
+    double logG =
+        -0.5 * u.squaredNorm() - llt.matrixLLT().diagonal().array().log().sum() - 0.5 * (kD + 1) * std::log(2 * M_PI);
     EXPECT_NEAR(d.global.values(row, 2), logG, 1e-10);
   }
 }
@@ -187,7 +189,8 @@ generated { real mu2 = mu * 2; }
   EXPECT_EQ(d.global.values.col(5), 2 * d.global.values.col(3));
   // The draws of a partition's local follow its q(a).
   const double mean = d.partitions[2].values.col(0).mean();
-  EXPECT_LT(std::abs(mean - f.posterior.gaussian().locals[2].mean[0]), 5 * f.posterior.gaussian().locals[2].sd[0] / std::sqrt(500.0));
+  EXPECT_LT(std::abs(mean - f.posterior.gaussian().locals[2].mean[0]),
+            5 * f.posterior.gaussian().locals[2].sd[0] / std::sqrt(500.0));
 }
 
 TEST(Fit, BadRequestsAreRefused) {

@@ -7,6 +7,7 @@
 
 namespace pvi::output {
 namespace {
+using namespace pvi::support;
 
 TEST(FromTrace, TraceRecordsBecomeTraceRows) {
   Trace trace;

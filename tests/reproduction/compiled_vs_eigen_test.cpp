@@ -64,20 +64,20 @@ TEST(CompiledVsEigen, SamePviPosterior) {
   const Split split = splitA(spamData().client);
   const CompiledSplit compiled(split);
   const EigenLogisticModel eigen(spamData(), split);
-  pvi::AdamOptions adam;
+  pvi::algorithms::AdamOptions adam;
   adam.learningRate = 0.05;
   adam.finalLearningRateFraction = 0.02;
   adam.steps = 150;
   adam.samples = 4;
-  auto optimiser = std::make_shared<pvi::AdamOptimiser<pvi::MeanFieldGaussian>>(adam);
-  pvi::SynchronousOptions sync;
+  auto optimiser = std::make_shared<pvi::algorithms::AdamOptimiser<pvi::MeanFieldGaussian>>(adam);
+  pvi::federation::SynchronousOptions sync;
   sync.rounds = 2;
   sync.damping = 0.2;
   sync.seed = 5;
   auto fitted = [&](const pvi::FactorModel& model) {
-    auto federation = pvi::makeFederation<pvi::MeanFieldGaussian>(model, optimiser);
+    auto federation = pvi::federation::makeFederation<pvi::MeanFieldGaussian>(model, optimiser);
     EXPECT_FALSE(federation.priorRefined());
-    pvi::runSynchronous(federation, sync);
+    pvi::federation::runSynchronous(federation, sync);
     EXPECT_EQ(federation.server().counters().rejected, 0u);
     return pvi::toStandard(federation.server().posterior());
   };

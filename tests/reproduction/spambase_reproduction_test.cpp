@@ -21,7 +21,7 @@ ExperimentOptions smallBudget() {
   o.adam.finalLearningRateFraction = 0.02;
   o.adam.steps = 300;
   o.adam.samples = 8;
-  o.globalVI.method = pvi::GlobalVIMethod::NaturalGradient;
+  o.globalVI.method = pvi::algorithms::GlobalVIMethod::NaturalGradient;
   o.globalVI.stepSize = 0.2;
   o.globalVI.iterations = 150;
   o.globalVI.samples = 32;

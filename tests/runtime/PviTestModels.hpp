@@ -24,6 +24,7 @@
 #include "runtime/estimation/LocalLikelihood.hpp"
 
 namespace pvi::test {
+using namespace pvi::estimation;
 
 inline double log2piConst() { return std::log(2.0 * std::numbers::pi); }
 

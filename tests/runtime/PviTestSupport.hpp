@@ -11,6 +11,7 @@
 #include "runtime/algorithms/pvi/Pvi.hpp"
 
 namespace pvi::test {
+using namespace pvi::federation;
 
 enum class Schedule { SequentialFixed, SequentialRandom, Synchronous, AsyncVirtualTime, AsyncThreads };
 

@@ -1,10 +1,10 @@
 // optim::adamAscend: the first step against the closed form, and convergence on a quadratic
 // whose coordinates differ in scale by 10^4 (Adam's per-coordinate normalisation).
+#include "runtime/optim/Adam.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "runtime/optim/Adam.hpp"
 
 namespace pvi::optim {
 namespace {

@@ -33,8 +33,8 @@ class Hierarchical final : public FactorModel {
     if (gt) gt[0] = -theta[0];
     return logNormal(z[0], 0, 0) + logNormal(z[1], 0, std::log(2.0)) + logNormal(theta[0], 0, 0);
   }
-  double partitionLogDensity(size_t j, const double* z, const double* w, const double* theta, double* gz,
-                             double* gw, double* gt) const override {
+  double partitionLogDensity(size_t j, const double* z, const double* w, const double* theta, double* gz, double* gw,
+                             double* gt) const override {
     const double tau = std::exp(theta[0]), r = (w[0] - z[0]) / tau;
     double value = logNormal(w[0], z[0], theta[0]), dw = -r / tau, db = 0.0;
     const double dmu = r / tau, dlt = -1.0 + r * r;

@@ -29,6 +29,9 @@
 
 namespace pvi::test {
 namespace {
+using namespace pvi::estimation;
+using namespace pvi::federation;
+using namespace pvi::algorithms;
 
 constexpr int kReplicates = 16;
 constexpr double kZ = 5.0;

@@ -16,6 +16,9 @@
 
 namespace pvi::test {
 namespace {
+using namespace pvi::support;
+using namespace pvi::federation;
+using namespace pvi::algorithms;
 
 SimulatedLinks unreliableLinks() {
   SimulatedLinks links;

@@ -14,6 +14,8 @@
 
 namespace pvi::test {
 namespace {
+using namespace pvi::federation;
+using namespace pvi::algorithms;
 
 Federation<FullGaussian> exactFederation(const LinearGaussianModel& model) {
   NaturalGradientOptions ng;

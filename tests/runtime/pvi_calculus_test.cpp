@@ -21,6 +21,8 @@
 
 namespace pvi::test {
 namespace {
+using namespace pvi::estimation;
+using namespace pvi::algorithms;
 
 FullStandard someFull() {
   FullStandard q{Eigen::Vector3d(0.3, -1.0, 0.5),
@@ -96,7 +98,8 @@ TEST(PviCalculus, MonteCarloExpectationsAreUnbiased) {
     const Eigen::VectorXd mean = terms.rowwise().mean();
     return Eigen::VectorXd(((terms.colwise() - mean).array().square().rowwise().sum() / (n - 1.0) / n).sqrt());
   };
-  const Eigen::VectorXd seF = se(fTerms.transpose()), seG = se(gTerms), seStein = se(steinTerms), seCross = se(crossTerms);
+  const Eigen::VectorXd seF = se(fTerms.transpose()), seG = se(gTerms), seStein = se(steinTerms),
+                        seCross = se(crossTerms);
   EXPECT_NEAR(est.value, exact.value, 5 * seF(0));
   for (int i = 0; i < 3; ++i) EXPECT_NEAR(est.gradZ(i), exact.gradZ(i), 5 * seG(i)) << i;
   const Eigen::MatrixXd crossExact = exact.hessZ * L;

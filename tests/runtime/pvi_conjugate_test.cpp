@@ -22,6 +22,9 @@
 
 namespace pvi::test {
 namespace {
+using namespace pvi::estimation;
+using namespace pvi::federation;
+using namespace pvi::algorithms;
 
 constexpr double kExactTolerance = 1e-8;
 constexpr double kInvariantTolerance = 1e-12;

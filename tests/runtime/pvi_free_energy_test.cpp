@@ -20,6 +20,10 @@
 
 namespace pvi::test {
 namespace {
+using namespace pvi::support;
+using namespace pvi::estimation;
+using namespace pvi::federation;
+using namespace pvi::algorithms;
 
 // F(q) for the linear-Gaussian model, written out: E_q[log N(y | X z, s^2 I)] + E_q[log N(z | m0, S0)] + H(q).
 double closedFormFreeEnergy(const LinearGaussianModel& model, const FullStandard& q) {

@@ -24,6 +24,9 @@
 
 namespace pvi::test {
 namespace {
+using namespace pvi::support;
+using namespace pvi::federation;
+using namespace pvi::algorithms;
 
 constexpr double kReassociation = 1e-10;
 constexpr std::size_t kIterations = 25;

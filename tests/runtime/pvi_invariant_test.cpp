@@ -15,6 +15,9 @@
 
 namespace pvi::test {
 namespace {
+using namespace pvi::support;
+using namespace pvi::federation;
+using namespace pvi::algorithms;
 
 template <class Family>
 void checkInvariant(Schedule schedule, bool refinePrior) {

@@ -21,6 +21,8 @@
 
 namespace pvi::test {
 namespace {
+using namespace pvi::federation;
+using namespace pvi::algorithms;
 
 struct LocalsTruth {
   Eigen::VectorXd zMean;

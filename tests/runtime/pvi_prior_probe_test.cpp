@@ -11,13 +11,15 @@
 
 namespace pvi::test {
 namespace {
+using namespace pvi::federation;
+using namespace pvi::algorithms;
 
 // A model with no data and a prior given as a function (value and gradient in z; theta is
 // passed through so that dependence on it can be tested).
 class PriorOnlyModel final : public FactorModel {
  public:
-  using Prior = std::function<double(const Eigen::VectorXd& z, const double* theta, Eigen::VectorXd& grad,
-                                     double* gradTheta)>;
+  using Prior =
+      std::function<double(const Eigen::VectorXd& z, const double* theta, Eigen::VectorXd& grad, double* gradTheta)>;
   PriorOnlyModel(size_t d, Prior prior, size_t hyper = 0) : d_(d), hyper_(hyper), prior_(std::move(prior)) {}
   size_t globalDim() const override { return d_; }
   size_t hyperDim() const override { return hyper_; }
@@ -89,12 +91,14 @@ TEST(PriorProbe, RecoversScaledPrior) {
 
 TEST(PriorProbe, RefusesNonGaussianPriors) {
   // A logistic-like tail term: not quadratic anywhere.
-  const PriorOnlyModel logCosh(2, isotropic(1.0, [](double x) { return -std::log(std::cosh(x)); },
-                                            [](double x) { return -std::tanh(x); }));
+  const PriorOnlyModel logCosh(
+      2, isotropic(
+             1.0, [](double x) { return -std::log(std::cosh(x)); }, [](double x) { return -std::tanh(x); }));
   EXPECT_FALSE(probeGaussianPrior(logCosh, {}).prior);
   // Quadratic to 1e-6 near 0 (a tiny quartic term): caught at the far check points.
-  const PriorOnlyModel quartic(2, isotropic(1.0, [](double x) { return -1e-6 * x * x * x * x; },
-                                            [](double x) { return -4e-6 * x * x * x; }));
+  const PriorOnlyModel quartic(
+      2, isotropic(
+             1.0, [](double x) { return -1e-6 * x * x * x * x; }, [](double x) { return -4e-6 * x * x * x; }));
   EXPECT_FALSE(probeGaussianPrior(quartic, {}).prior);
   // Gaussian in shape but not normalised.
   const PriorOnlyModel unnormalised(2, isotropic(1.0, {}, {}, 0.3));
@@ -111,7 +115,8 @@ TEST(PriorProbe, RefusesPriorDependingOnHyperparameters) {
         const double s2 = std::exp(2.0 * theta[0]);
         g = -z / s2;
         if (gradTheta) gradTheta[0] = z.squaredNorm() / s2 - static_cast<double>(z.size());
-        return -0.5 * static_cast<double>(z.size()) * std::log(2.0 * std::numbers::pi * s2) - 0.5 * z.squaredNorm() / s2;
+        return -0.5 * static_cast<double>(z.size()) * std::log(2.0 * std::numbers::pi * s2) -
+               0.5 * z.squaredNorm() / s2;
       },
       1);
   const PriorProbeResult r = probeGaussianPrior(model, {0.0});
@@ -132,7 +137,6 @@ TEST(PriorProbe, DeclaredPriorIsHeldExactly) {
   EXPECT_NEAR(q.var(0), 2.25, 1e-12);
   EXPECT_EQ(q.m.cwiseAbs().maxCoeff(), 0.0);
 }
-
 
 PriorProbeOptions diagonalOnly() {
   PriorProbeOptions o;
@@ -177,8 +181,9 @@ TEST(PriorProbe, DiagonalProbeRefusesCorrelationsAndNonGaussianPriors) {
   const PriorProbeResult r = probeGaussianPrior(correlated, {}, diagonalOnly());
   EXPECT_FALSE(r.prior);
   EXPECT_NE(r.reason.find("not an independent Gaussian"), std::string::npos) << r.reason;
-  const PriorOnlyModel logCosh(2, isotropic(1.0, [](double x) { return -std::log(std::cosh(x)); },
-                                            [](double x) { return -std::tanh(x); }));
+  const PriorOnlyModel logCosh(
+      2, isotropic(
+             1.0, [](double x) { return -std::log(std::cosh(x)); }, [](double x) { return -std::tanh(x); }));
   EXPECT_FALSE(probeGaussianPrior(logCosh, {}, diagonalOnly()).prior);
 }
 

@@ -14,6 +14,9 @@
 
 namespace pvi::test {
 namespace {
+using namespace pvi::estimation;
+using namespace pvi::federation;
+using namespace pvi::algorithms;
 
 enum class Misbehaviour { NaN, HopelesslyInvalid, InvalidAtFullSize, Fails };
 

@@ -37,8 +37,11 @@ pvi::GaussianPrior probedPrior(const pvi::FactorModel& model) {
 
 pvi::CompiledModel bindSpamData(const JitProgram& program, const SpamData& data, const Split& split) {
   pvi::DataBlock shared;
-  shared.addInt(data.D).addReal(data.priorSd).addInt(data.Xtest.rows()).addReals(columnMajor(data.Xtest)).addInts(
-      labels(data.ytest));
+  shared.addInt(data.D)
+      .addReal(data.priorSd)
+      .addInt(data.Xtest.rows())
+      .addReals(columnMajor(data.Xtest))
+      .addInts(labels(data.ytest));
   std::vector<pvi::DataBlock> partitions;
   for (const auto& rows : split) {
     Eigen::MatrixXd X(static_cast<Eigen::Index>(rows.size()), data.D);
@@ -51,7 +54,8 @@ pvi::CompiledModel bindSpamData(const JitProgram& program, const SpamData& data,
     part.addInt(X.rows()).addReals(columnMajor(X)).addInts(labels(y));
     partitions.push_back(std::move(part));
   }
-  return pvi::CompiledModel(program.jit->code(), program.source->model->schema, std::move(shared), std::move(partitions));
+  return pvi::CompiledModel(program.jit->code(), program.source->model->schema, std::move(shared),
+                            std::move(partitions));
 }
 
 }  // namespace spam

@@ -25,7 +25,7 @@ namespace {
 
 template <class Family>
 RoundRecord record(Method method, std::size_t round, const typename Family::Natural& q, const TestSet& test,
-                   const pvi::CommunicationCounters& counters) {
+                   const pvi::support::CommunicationCounters& counters) {
   RoundRecord r;
   r.method = method;
   r.round = round;
@@ -41,8 +41,8 @@ template <class Family>
 void addElbo(RoundRecord& r, const pvi::FactorModel& model, const typename Family::Natural& q,
              const ExperimentOptions& options) {
   if (options.elboSamples == 0) return;
-  const pvi::Estimate e =
-      pvi::globalFreeEnergy<Family>(model, {}, q, options.elboSamples, pvi::deriveSeed(options.seed, 0xE1B0));
+  const pvi::estimation::Estimate e = pvi::estimation::globalFreeEnergy<Family>(
+      model, {}, q, options.elboSamples, pvi::support::deriveSeed(options.seed, 0xE1B0));
   r.elbo = e.value;
   r.elboStandardError = e.standardError;
 }
@@ -63,20 +63,19 @@ std::vector<RoundRecord> runMethod(Method method, const pvi::FactorModel& model,
   };
 
   if (method == Method::GlobalVI) {
-    pvi::GlobalVIOptions o = options.globalVI;
+    pvi::algorithms::GlobalVIOptions o = options.globalVI;
     o.seed = options.seed;
-    const pvi::GlobalVIResult<Family> result = pvi::runGlobalVI<Family>(model, {}, o);
+    const pvi::algorithms::GlobalVIResult<Family> result = pvi::algorithms::runGlobalVI<Family>(model, {}, o);
     if (result.stoppedInvalid) throw std::runtime_error("global VI stopped: no valid step");
     for (std::size_t i = 0; i < result.iterates.size(); ++i)
-      add(record<Family>(method, i, result.iterates[i], test, {}), result.iterates[i],
-          i + 1 == result.iterates.size());
+      add(record<Family>(method, i, result.iterates[i], test, {}), result.iterates[i], i + 1 == result.iterates.size());
     return records;
   }
 
-  auto optimiser = std::make_shared<pvi::AdamOptimiser<Family>>(options.adam);
-  pvi::Federation<Family> federation = pvi::makeFederation<Family>(model, optimiser);
+  auto optimiser = std::make_shared<pvi::algorithms::AdamOptimiser<Family>>(options.adam);
+  pvi::federation::Federation<Family> federation = pvi::federation::makeFederation<Family>(model, optimiser);
   if (federation.priorRefined()) throw std::logic_error("runMethod: the prior should be exact");
-  const pvi::Server<Family>& server = federation.server();
+  const pvi::federation::Server<Family>& server = federation.server();
   const bool oneRound = method == Method::BcmSame || method == Method::BcmSplit || method == Method::Vcl;
   const std::size_t lastRound = oneRound ? 1 : options.rounds;
   const auto addCurrent = [&](std::size_t round) {
@@ -89,18 +88,18 @@ std::vector<RoundRecord> runMethod(Method method, const pvi::FactorModel& model,
     case Method::SynchronousPVI:
       for (std::size_t r = 1; r <= options.rounds; ++r) {
         if (method == Method::SequentialPVI) {
-          pvi::SequentialOptions o;
+          pvi::federation::SequentialOptions o;
           o.passes = 1;
           o.damping = options.sequentialDamping;
           o.seed = options.seed;
-          pvi::runSequential(federation, o);
+          pvi::federation::runSequential(federation, o);
         } else {
-          pvi::SynchronousOptions o;
+          pvi::federation::SynchronousOptions o;
           o.rounds = 1;
           o.damping = options.synchronousDamping;
           o.threads = options.threads;
           o.seed = options.seed;
-          pvi::runSynchronous(federation, o);
+          pvi::federation::runSynchronous(federation, o);
         }
         addCurrent(r);
       }
@@ -110,22 +109,28 @@ std::vector<RoundRecord> runMethod(Method method, const pvi::FactorModel& model,
         // runStreamingVB wants a fresh federation; later passes continue with runSequential,
         // whose clients keep the NoDeletion cavity it set.
         if (r == 1) {
-          pvi::runStreamingVB(federation, 1, options.seed);
+          pvi::algorithms::runStreamingVB(federation, 1, options.seed);
         } else {
-          pvi::SequentialOptions o;
+          pvi::federation::SequentialOptions o;
           o.passes = 1;
           o.seed = options.seed;
-          pvi::runSequential(federation, o);
+          pvi::federation::runSequential(federation, o);
         }
         addCurrent(r);
       }
       break;
-    case Method::BcmSame: pvi::runBcmSame(federation, options.threads, options.seed); addCurrent(1); break;
-    case Method::BcmSplit:
-      pvi::runBcmSplit(federation, pvi::partitionWeights(sizes), options.threads, options.seed);
+    case Method::BcmSame:
+      pvi::algorithms::runBcmSame(federation, options.threads, options.seed);
       addCurrent(1);
       break;
-    case Method::Vcl: pvi::runVcl(federation, options.seed); addCurrent(1); break;
+    case Method::BcmSplit:
+      pvi::algorithms::runBcmSplit(federation, pvi::algorithms::partitionWeights(sizes), options.threads, options.seed);
+      addCurrent(1);
+      break;
+    case Method::Vcl:
+      pvi::algorithms::runVcl(federation, options.seed);
+      addCurrent(1);
+      break;
     case Method::GlobalVI: break;
   }
   return records;

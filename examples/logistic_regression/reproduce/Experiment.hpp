@@ -15,6 +15,7 @@
 // global VI and the baselines need it, and PVI then holds it exactly as factor 0.
 // Schedules continue their round numbering across calls, so running them one round at a time
 // draws exactly the random numbers of one long run.
+#include <Eigen/Core>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -22,18 +23,16 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Core>
-
 #include "Predictive.hpp"
-#include "runtime/model/FactorModel.hpp"
 #include "runtime/algorithms/baselines/GlobalVI.hpp"
 #include "runtime/algorithms/pvi/LocalOptimiserAdam.hpp"
+#include "runtime/model/FactorModel.hpp"
 
 namespace spam {
 
 enum class Method { GlobalVI, SequentialPVI, SynchronousPVI, BcmSame, BcmSplit, Vcl, StreamingVB };
-inline constexpr Method kAllMethods[] = {Method::GlobalVI, Method::SequentialPVI, Method::SynchronousPVI,
-                                         Method::BcmSame,  Method::BcmSplit,      Method::Vcl,
+inline constexpr Method kAllMethods[] = {Method::GlobalVI,   Method::SequentialPVI, Method::SynchronousPVI,
+                                         Method::BcmSame,    Method::BcmSplit,      Method::Vcl,
                                          Method::StreamingVB};
 std::string methodName(Method m);
 
@@ -43,21 +42,21 @@ struct TestSet {
 };
 
 struct ExperimentOptions {
-  std::size_t rounds = 10;            // PVI rounds / passes, streaming VB passes
-  double synchronousDamping = 0.2;    // rho, as in the paper
+  std::size_t rounds = 10;          // PVI rounds / passes, streaming VB passes
+  double synchronousDamping = 0.2;  // rho, as in the paper
   double sequentialDamping = 1.0;
-  pvi::AdamOptions adam;              // every client update of every federated method
-  pvi::GlobalVIOptions globalVI;
-  std::size_t threads = 2;            // synchronous PVI and BCM
+  pvi::algorithms::AdamOptions adam;  // every client update of every federated method
+  pvi::algorithms::GlobalVIOptions globalVI;
+  std::size_t threads = 2;  // synchronous PVI and BCM
   std::uint64_t seed = 1;
-  std::size_t elboSamples = 1000;     // for the final q's ELBO (0: skip)
+  std::size_t elboSamples = 1000;  // for the final q's ELBO (0: skip)
 };
 
 struct RoundRecord {
   Method method{};
   std::size_t round = 0;  // 0: the prior (before any communication)
   TestScore score;
-  std::size_t messages = 0, bytes = 0;  // cumulative, up and down
+  std::size_t messages = 0, bytes = 0;     // cumulative, up and down
   std::size_t rejected = 0, halvings = 0;  // the server's validity guard, cumulative
   // The global free energy (ELBO) of q and its Monte Carlo standard error: final records only
   // (NaN otherwise). Every method's is estimated from the same draws (common random numbers),

@@ -7,9 +7,7 @@
 namespace spam {
 namespace {
 
-double invLogit(double a) {
-  return a >= 0.0 ? 1.0 / (1.0 + std::exp(-a)) : std::exp(a) / (1.0 + std::exp(a));
-}
+double invLogit(double a) { return a >= 0.0 ? 1.0 / (1.0 + std::exp(-a)) : std::exp(a) / (1.0 + std::exp(a)); }
 
 }  // namespace
 

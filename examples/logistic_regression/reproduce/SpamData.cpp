@@ -27,7 +27,8 @@ std::vector<std::string> splitCommas(const std::string& line) {
 double parseNumber(const std::string& cell, const std::string& where) {
   char* end = nullptr;
   const double v = std::strtod(cell.c_str(), &end);
-  if (cell.empty() || end != cell.c_str() + cell.size()) throw std::runtime_error(where + ": not a number: '" + cell + "'");
+  if (cell.empty() || end != cell.c_str() + cell.size())
+    throw std::runtime_error(where + ": not a number: '" + cell + "'");
   return v;
 }
 
@@ -44,7 +45,8 @@ void loadShared(const std::filesystem::path& file, SpamData& d) {
   d.Xtest.resize(n, d.D);
   d.ytest.resize(n);
   for (int i = 0; i < n; ++i) {
-    if (static_cast<int>(rows[i].size()) != d.D) throw std::runtime_error(file.string() + ": X_test row of wrong length");
+    if (static_cast<int>(rows[i].size()) != d.D)
+      throw std::runtime_error(file.string() + ": X_test row of wrong length");
     for (int k = 0; k < d.D; ++k) d.Xtest(i, k) = rows[i][k].get<double>();
     d.ytest(i) = labels[i].get<int>();
   }

@@ -12,11 +12,11 @@ namespace spam {
 struct SpamData {
   int D = 0;
   double priorSd = 0.0;
-  Eigen::MatrixXd Xtest;        // N_test x D
-  Eigen::VectorXd ytest;        // 0 / 1
-  Eigen::MatrixXd Xtrain;       // 3680 x D, file order
-  Eigen::VectorXd ytrain;       // 0 / 1
-  std::vector<int> client;      // the file's client column (1..10): split A
+  Eigen::MatrixXd Xtest;    // N_test x D
+  Eigen::VectorXd ytest;    // 0 / 1
+  Eigen::MatrixXd Xtrain;   // 3680 x D, file order
+  Eigen::VectorXd ytrain;   // 0 / 1
+  std::vector<int> client;  // the file's client column (1..10): split A
 };
 
 // `dir` holds data.json and data_per_client.csv.

@@ -34,8 +34,8 @@ Split splitA(const std::vector<int>& clientColumn) {
 Split splitB(const Eigen::VectorXd& labels, const SplitBOptions& o) {
   const std::size_t n = static_cast<std::size_t>(labels.size()), half = o.clients / 2;
   if (o.clients < 2 || o.clients % 2 != 0) throw std::invalid_argument("splitB: an even number of clients");
-  const auto nSmall = static_cast<std::size_t>(std::floor(static_cast<double>(n) / static_cast<double>(o.clients) *
-                                                          (1.0 - o.sizeImbalance)));
+  const auto nSmall = static_cast<std::size_t>(
+      std::floor(static_cast<double>(n) / static_cast<double>(o.clients) * (1.0 - o.sizeImbalance)));
   const auto spamSmall = static_cast<std::size_t>(std::lround(o.smallSpamFraction * static_cast<double>(nSmall)));
   std::vector<std::size_t> spamRows, hamRows;
   for (std::size_t i = 0; i < n; ++i) (labels(static_cast<Eigen::Index>(i)) == 1.0 ? spamRows : hamRows).push_back(i);

@@ -1,6 +1,6 @@
 #pragma once
-// The two client splits of the PVI paper's UCI experiment (Ashman et al. 2022, "Partitioned Variational Inference", Section 5.1
-// and Appendix E.1, after Sharma et al. 2019), as row indices into the training rows.
+// The two client splits of the PVI paper's UCI experiment (Ashman et al. 2022, "Partitioned Variational Inference",
+// Section 5.1 and Appendix E.1, after Sharma et al. 2019), as row indices into the training rows.
 //
 //   Split A (homogeneous): the file's client column (368 rows each, 32-42% spam).
 //   Split B (inhomogeneous, beta = 0.7): M/2 small clients of floor(0.3 N / M) rows each with a
@@ -11,11 +11,10 @@
 //     (Fisher-Yates from std::mt19937_64(seed), so the split is the same on every platform), the
 //     small clients take theirs from the front, the remaining rows are shuffled together and
 //     dealt to the large clients in contiguous blocks.
+#include <Eigen/Core>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
-
-#include <Eigen/Core>
 
 namespace spam {
 
@@ -24,9 +23,9 @@ using Split = std::vector<std::vector<std::size_t>>;  // rows of each client, cl
 Split splitA(const std::vector<int>& clientColumn);
 
 struct SplitBOptions {
-  std::size_t clients = 10;          // M (even)
-  double sizeImbalance = 0.7;        // beta: N_small = floor(N / M (1 - beta))
-  double smallSpamFraction = 0.9;    // eta_small
+  std::size_t clients = 10;        // M (even)
+  double sizeImbalance = 0.7;      // beta: N_small = floor(N / M (1 - beta))
+  double smallSpamFraction = 0.9;  // eta_small
   std::uint64_t seed = 20190;
 };
 

@@ -17,8 +17,8 @@
 #include "CompiledSpamModel.hpp"
 #include "EigenLogisticModel.hpp"
 #include "Experiment.hpp"
-#include "runtime/model/WithGaussianPrior.hpp"
 #include "runtime/model/GaussianPriorProbe.hpp"
+#include "runtime/model/WithGaussianPrior.hpp"
 
 namespace {
 
@@ -39,12 +39,12 @@ struct Settings {
 // Mean-field by default, as in the paper (Section 5: "a mean-field Gaussian variational
 // approximation").
 void applyBudget(Settings& s) {
-  pvi::AdamOptions& a = s.experiment.adam;
+  pvi::algorithms::AdamOptions& a = s.experiment.adam;
   a.learningRate = 0.05;
   a.finalLearningRateFraction = 0.02;
   a.samples = 8;
-  pvi::GlobalVIOptions& g = s.experiment.globalVI;
-  g.method = pvi::GlobalVIMethod::NaturalGradient;
+  pvi::algorithms::GlobalVIOptions& g = s.experiment.globalVI;
+  g.method = pvi::algorithms::GlobalVIMethod::NaturalGradient;
   g.samples = 32;
   if (s.budget == "full") {
     s.experiment.rounds = 10;
@@ -83,8 +83,8 @@ std::vector<RoundRecord> runAll(const pvi::FactorModel& model, const Split& spli
     const auto print = [&](const RoundRecord& r) {
       if (m == Method::GlobalVI && r.round < options.globalVI.iterations) return;  // its final iterate only
       std::printf("split %s  %-16s round %2zu  accuracy %6.2f%%  NLPD %.4f  messages %4zu  bytes %8zu\n",
-                  splitName.c_str(), methodName(m).c_str(), r.round, 100.0 * r.score.accuracy, r.score.nlpd,
-                  r.messages, r.bytes);
+                  splitName.c_str(), methodName(m).c_str(), r.round, 100.0 * r.score.accuracy, r.score.nlpd, r.messages,
+                  r.bytes);
       std::fflush(stdout);
     };
     const std::vector<RoundRecord> records = runMethod<Family>(m, model, splitSizes(split), test, options, print);
@@ -111,13 +111,14 @@ void printSummary(const std::map<std::string, std::vector<RoundRecord>>& bySplit
       std::string note;
       if (last.rejected > 0) note += " rejected " + std::to_string(last.rejected);
       if (last.halvings > 0) note += " halvings " + std::to_string(last.halvings);
-      std::printf("%-6s %-16s %8.2f%% %8.4f %9.2f (%.2f) %6zu %8zu %10zu %9s%s\n", split.c_str(),
-                  methodName(m).c_str(), 100.0 * last.score.accuracy, last.score.nlpd, last.elbo,
-                  last.elboStandardError, last.round, last.messages, last.bytes, reachText.c_str(), note.c_str());
+      std::printf("%-6s %-16s %8.2f%% %8.4f %9.2f (%.2f) %6zu %8zu %10zu %9s%s\n", split.c_str(), methodName(m).c_str(),
+                  100.0 * last.score.accuracy, last.score.nlpd, last.elbo, last.elboStandardError, last.round,
+                  last.messages, last.bytes, reachText.c_str(), note.c_str());
     }
   }
-  std::printf("(global VI: rounds = iterations, no messages. reached: the first round from which the accuracy stays\n"
-              " at least global VI's minus 0.5 percentage points)\n");
+  std::printf(
+      "(global VI: rounds = iterations, no messages. reached: the first round from which the accuracy stays\n"
+      " at least global VI's minus 0.5 percentage points)\n");
   if (csv.empty()) return;
   std::ofstream out(csv);
   if (!out) throw std::runtime_error("cannot write " + csv);
@@ -163,7 +164,8 @@ int run(const Settings& s) {
 int main(int argc, char** argv) {
   Settings s;
   CLI::App app{"PVI on spambase: the paper's Section 5.1 experiment on the compiled logistic regression"};
-  app.add_option("--data", s.dataDir, "directory with data.json, data_per_client.csv, model.pvi")->capture_default_str();
+  app.add_option("--data", s.dataDir, "directory with data.json, data_per_client.csv, model.pvi")
+      ->capture_default_str();
   app.add_option("--model", s.modelFile, "the .pvi model (default: DATA/model.pvi)");
   app.add_option("--budget", s.budget, "full (10 rounds, 800 Adam steps) or small (5 rounds, 300 steps)")
       ->capture_default_str();

@@ -1,6 +1,6 @@
 #pragma once
-// The baselines of Section 5 (Ashman et al. 2022, "Partitioned Variational Inference") other than global VI (GlobalVI.hpp), as
-// special cases of the PVI machinery. Each runs on a fresh federation (all client factors flat)
+// The baselines of Section 5 (Ashman et al. 2022, "Partitioned Variational Inference") other than global VI
+// (GlobalVI.hpp), as special cases of the PVI machinery. Each runs on a fresh federation (all client factors flat)
 // whose prior is exact (not refined), and leaves its answer in federation.server().posterior().
 //
 //   BCM (same)   every client fits q_m ~ p(z) p(y_m | z) independently (cavity fixed to the
@@ -21,22 +21,24 @@
 #include "runtime/federation/schedules/Sequential.hpp"
 #include "runtime/federation/schedules/Synchronous.hpp"
 
-namespace pvi {
+namespace pvi::algorithms {
 
 template <class Family>
-RunSummary runBcmSame(Federation<Family>& federation, std::size_t threads = 2, std::uint64_t seed = 1);
+federation::RunSummary runBcmSame(federation::Federation<Family>& federation, std::size_t threads = 2,
+                                  std::uint64_t seed = 1);
 
 template <class Family>
-RunSummary runBcmSplit(Federation<Family>& federation, const std::vector<double>& weights, std::size_t threads = 2,
-                       std::uint64_t seed = 1);
+federation::RunSummary runBcmSplit(federation::Federation<Family>& federation, const std::vector<double>& weights,
+                                   std::size_t threads = 2, std::uint64_t seed = 1);
 
 template <class Family>
-RunSummary runVcl(Federation<Family>& federation, std::uint64_t seed = 1);
+federation::RunSummary runVcl(federation::Federation<Family>& federation, std::uint64_t seed = 1);
 
 template <class Family>
-RunSummary runStreamingVB(Federation<Family>& federation, std::size_t passes, std::uint64_t seed = 1);
+federation::RunSummary runStreamingVB(federation::Federation<Family>& federation, std::size_t passes,
+                                      std::uint64_t seed = 1);
 
 // N_m / N from the partition sizes.
 std::vector<double> partitionWeights(const std::vector<std::size_t>& sizes);
 
-}  // namespace pvi
+}  // namespace pvi::algorithms

@@ -1,14 +1,13 @@
 #include "runtime/algorithms/baselines/GlobalVI.hpp"
 
-#include "runtime/families/Family.hpp"
-
 #include <random>
 #include <stdexcept>
 
+#include "runtime/families/Family.hpp"
 #include "runtime/federation/Federation.hpp"
 #include "runtime/support/Seeds.hpp"
 
-namespace pvi {
+namespace pvi::algorithms {
 namespace {
 
 FullNatural freeEnergyGradient(const FullStandard& q, const FullNatural& eta, const FullNatural& prior,
@@ -37,7 +36,7 @@ GlobalVIResult<Family> runGlobalVI(const FactorModel& model, const std::vector<d
   using Natural = typename Family::Natural;
   for (std::size_t j = 0; j < model.numPartitions(); ++j)
     if (model.localDim(j) > 0) throw std::invalid_argument("runGlobalVI: the model has local latents");
-  const std::optional<Natural> prior = exactPriorFactor<Family>(model);
+  const std::optional<Natural> prior = federation::exactPriorFactor<Family>(model);
   if (!prior) throw std::invalid_argument("runGlobalVI: needs an exactly Gaussian prior the family represents");
   if (options.samples == 0) throw std::invalid_argument("runGlobalVI: zero samples");
   const auto d = static_cast<Eigen::Index>(model.globalDim());
@@ -51,8 +50,8 @@ GlobalVIResult<Family> runGlobalVI(const FactorModel& model, const std::vector<d
                                 std::to_string(d) + " x " + std::to_string(d) + " Hessian from " +
                                 std::to_string(options.samples) +
                                 " draws per iteration; with no more draws than dimensions that estimate is too noisy "
-                                "and the iterates diverge: use more than " + std::to_string(d) +
-                                " draws, or the mean-field family");
+                                "and the iterates diverge: use more than " +
+                                std::to_string(d) + " draws, or the mean-field family");
   const auto n = static_cast<Eigen::Index>(options.samples);
   const double* th = theta.empty() ? nullptr : theta.data();
 
@@ -63,7 +62,7 @@ GlobalVIResult<Family> runGlobalVI(const FactorModel& model, const std::vector<d
   for (std::size_t it = 0; it < options.iterations; ++it) {
     const typename Family::Standard q = toStandard(eta);
     const auto root = reparamRoot(q);
-    std::mt19937_64 rng(roundSeed(options.seed, it));
+    std::mt19937_64 rng(support::roundSeed(options.seed, it));
     const Eigen::MatrixXd eps = standardNormals(d, n, rng);
     const Eigen::MatrixXd z = reparamDraws(q.m, root, eps);
     Eigen::VectorXd g = Eigen::VectorXd::Zero(d);
@@ -81,7 +80,8 @@ GlobalVIResult<Family> runGlobalVI(const FactorModel& model, const std::vector<d
     }
     g /= static_cast<double>(n);
     cross /= static_cast<double>(n);
-    const Curvature<Family> h = steinHessian(root, centredCross<Family>(cross, g, eps.rowwise().mean(), options.samples));
+    const Curvature<Family> h =
+        steinHessian(root, centredCross<Family>(cross, g, eps.rowwise().mean(), options.samples));
 
     const Natural step = options.method == GlobalVIMethod::Gradient
                              ? options.stepSize * freeEnergyGradient(q, eta, *prior, g, h)
@@ -106,8 +106,9 @@ GlobalVIResult<Family> runGlobalVI(const FactorModel& model, const std::vector<d
   return out;
 }
 
-#define PVI_INSTANTIATE(F) template GlobalVIResult<F> runGlobalVI<F>(const FactorModel&, const std::vector<double>&, const GlobalVIOptions&);
+#define PVI_INSTANTIATE(F) \
+  template GlobalVIResult<F> runGlobalVI<F>(const FactorModel&, const std::vector<double>&, const GlobalVIOptions&);
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi
+}  // namespace pvi::algorithms

@@ -1,9 +1,9 @@
 #pragma once
 // Global VI on the natural parameters of q, the baseline PVI is compared with (Property 3.1 and
-// 3.3; Ashman et al. 2022, "Partitioned Variational Inference", Sections 3.2-3.3 and 5). It sees all the data at once: each
-// iteration draws eps (D x samples, from std::mt19937_64(roundSeed(seed, i))), evaluates
-// f(z) = sum_j log p(y_j | z) at z = m + L eps, and with g = E[grad f], H = E[hess f] (Stein:
-// sym(L^{-T} E[eps g^T]), as the clients do) takes one step:
+// 3.3; Ashman et al. 2022, "Partitioned Variational Inference", Sections 3.2-3.3 and 5). It sees all the data at once:
+// each iteration draws eps (D x samples, from std::mt19937_64(roundSeed(seed, i))), evaluates f(z) = sum_j log p(y_j |
+// z) at z = m + L eps, and with g = E[grad f], H = E[hess f] (Stein: sym(L^{-T} E[eps g^T]), as the clients do) takes
+// one step:
 //
 //   Gradient:         eta <- eta + lr dF/deta, computed by the chain rule through (m, S):
 //                       with gm = dF/dm = g + eta1_0 + 2 eta2_0 m and GS = dF/dS = H/2 + eta2_0 + P/2,
@@ -25,10 +25,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime/model/FactorModel.hpp"
 #include "runtime/families/GaussianCalculus.hpp"
+#include "runtime/model/FactorModel.hpp"
 
-namespace pvi {
+namespace pvi::algorithms {
 
 enum class GlobalVIMethod { Gradient, NaturalGradient };
 
@@ -52,4 +52,4 @@ template <class Family>
 GlobalVIResult<Family> runGlobalVI(const FactorModel& model, const std::vector<double>& theta,
                                    const GlobalVIOptions& options);
 
-}  // namespace pvi
+}  // namespace pvi::algorithms

@@ -1,7 +1,5 @@
 #include "runtime/algorithms/pvi/LocalOptimiserAdam.hpp"
 
-#include "runtime/families/Family.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <exception>
@@ -12,21 +10,24 @@
 #include <vector>
 
 #include "runtime/estimation/Expectations.hpp"
+#include "runtime/families/Family.hpp"
 #include "runtime/optim/Adam.hpp"
 #include "runtime/support/Seeds.hpp"
 
-namespace pvi {
+namespace pvi::algorithms {
 namespace {
 
 Eigen::MatrixXd rootOf(const FullStable& s) { return choleskyFactor(s); }
 Eigen::VectorXd rootOf(const MeanFieldStable& s) { return standardDeviations(s); }
 // The standard form from the root already computed (no second exponentiation / validity check).
-FullStandard standardOf(const FullStable& s, const Eigen::MatrixXd& L) { return {s.m, symmetricPart(L * L.transpose())}; }
+FullStandard standardOf(const FullStable& s, const Eigen::MatrixXd& L) {
+  return {s.m, symmetricPart(L * L.transpose())};
+}
 MeanFieldStandard standardOf(const MeanFieldStable& s, const Eigen::VectorXd& sd) { return {s.m, sd.cwiseProduct(sd)}; }
 
 // Gradient of F_k with respect to the stable parameters of q(z) (see the header).
-FullStable stableGradient(const FullStable& at, const Eigen::MatrixXd& L, const ExpectedDerivatives<FullGaussian>& e,
-                          const FullNatural& cavity) {
+FullStable stableGradient(const FullStable& at, const Eigen::MatrixXd& L,
+                          const estimation::ExpectedDerivatives<FullGaussian>& e, const FullNatural& cavity) {
   const Eigen::MatrixXd twoEta2 = cavity.eta2 + cavity.eta2.transpose();
   const Eigen::VectorXd dFdm = e.gradZ + cavity.eta1 + twoEta2 * at.m;
   const Eigen::MatrixXd dFdL = e.crossZ + twoEta2 * L;
@@ -36,7 +37,8 @@ FullStable stableGradient(const FullStable& at, const Eigen::MatrixXd& L, const 
 }
 
 MeanFieldStable stableGradient(const MeanFieldStable& at, const Eigen::VectorXd& sd,
-                               const ExpectedDerivatives<MeanFieldGaussian>& e, const MeanFieldNatural& cavity) {
+                               const estimation::ExpectedDerivatives<MeanFieldGaussian>& e,
+                               const MeanFieldNatural& cavity) {
   const Eigen::VectorXd dFdm = e.gradZ + cavity.eta1 + 2.0 * cavity.eta2.cwiseProduct(at.m);
   const Eigen::VectorXd dFdsd = e.crossZ + 2.0 * cavity.eta2.cwiseProduct(sd);
   MeanFieldStable g = stableGradientFromSd(at, dFdm, dFdsd);
@@ -48,7 +50,7 @@ std::vector<std::size_t> drawMiniBatch(std::size_t n, std::size_t size, std::mt1
   std::vector<std::size_t> all(n);
   std::iota(all.begin(), all.end(), std::size_t{0});
   for (std::size_t i = 0; i < size; ++i) {  // partial Fisher-Yates
-    const std::size_t j = i + static_cast<std::size_t>(uniform01(rng) * static_cast<double>(n - i));
+    const std::size_t j = i + static_cast<std::size_t>(support::uniform01(rng) * static_cast<double>(n - i));
     std::swap(all[i], all[std::min(j, n - 1)]);
   }
   all.resize(size);
@@ -67,11 +69,11 @@ AdamOptimiser<Family>::AdamOptimiser(AdamOptions options) : options_(options) {
 }
 
 template <class Family>
-LocalSolution<Family> AdamOptimiser<Family>::optimise(const LocalProblem<Family>& p) const {
+federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federation::LocalProblem<Family>& p) const {
   using Stable = typename Family::Stable;
-  LocalSolution<Family> sol;
+  federation::LocalSolution<Family> sol;
   try {
-    const LocalLikelihood& f = *p.likelihood;
+    const estimation::LocalLikelihood& f = *p.likelihood;
     if (options_.miniBatchSize > 0 && f.numObservations() == 0)
       throw std::invalid_argument("mini-batching requested but the likelihood cannot evaluate subsets");
     std::mt19937_64 rng(p.seed);
@@ -91,7 +93,7 @@ LocalSolution<Family> AdamOptimiser<Family>::optimise(const LocalProblem<Family>
     Eigen::VectorXd grad(params.size());
     double best = -std::numeric_limits<double>::infinity(), windowSum = 0.0;
     std::size_t windowCount = 0, badWindows = 0;
-    EstimationOptions est{options_.samples, options_.useExactExpectations, nullptr};
+    estimation::EstimationOptions est{options_.samples, options_.useExactExpectations, nullptr};
     std::vector<std::size_t> rows;
     const std::size_t nObs = f.numObservations();
     const std::size_t batch = std::min(options_.miniBatchSize, nObs);
@@ -107,9 +109,9 @@ LocalSolution<Family> AdamOptimiser<Family>::optimise(const LocalProblem<Family>
         est.miniBatch = &rows;
       }
       const auto root = rootOf(st);
-      const ExpectedDerivatives<Family> e =
-          estimateDerivatives<Family>(f, st.m, root, locals ? &*locals : nullptr, est, rng);
-      const double objective = localObjective(p.cavity, standardOf(st, root), e.value, locals);
+      const estimation::ExpectedDerivatives<Family> e =
+          estimation::estimateDerivatives<Family>(f, st.m, root, locals ? &*locals : nullptr, est, rng);
+      const double objective = federation::localObjective(p.cavity, standardOf(st, root), e.value, locals);
       if (t == 1) sol.initialExpectedLogLik = e.value;
       sol.objective = objective;
       sol.steps = t;
@@ -121,9 +123,10 @@ LocalSolution<Family> AdamOptimiser<Family>::optimise(const LocalProblem<Family>
       }
       if (!grad.allFinite()) throw std::runtime_error("non-finite gradient of the local free energy");
 
-      optim::adamAscend(adam, params, grad,
-                        optim::linearlyDecayed(options_.learningRate, options_.finalLearningRateFraction, t, options_.steps),
-                        settings);
+      optim::adamAscend(
+          adam, params, grad,
+          optim::linearlyDecayed(options_.learningRate, options_.finalLearningRateFraction, t, options_.steps),
+          settings);
 
       const EarlyStopping& es = options_.earlyStopping;
       if (es.window > 0) {
@@ -165,4 +168,4 @@ LocalSolution<Family> AdamOptimiser<Family>::optimise(const LocalProblem<Family>
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi
+}  // namespace pvi::algorithms

@@ -28,10 +28,10 @@
 
 #include "runtime/federation/LocalOptimiser.hpp"
 
-namespace pvi {
+namespace pvi::algorithms {
 
 struct EarlyStopping {
-  std::size_t window = 0;   // 0 disables early stopping
+  std::size_t window = 0;  // 0 disables early stopping
   std::size_t patience = 3;
   double tolerance = 1e-4;
 };
@@ -43,20 +43,20 @@ struct AdamOptions {
   // iterate settle instead of jittering at a scale set by the learning rate.
   double finalLearningRateFraction = 1.0;
   std::size_t steps = 500;
-  std::size_t samples = 8;         // Monte Carlo draws per step
+  std::size_t samples = 8;  // Monte Carlo draws per step
   double beta1 = 0.9;
   double beta2 = 0.999;
   double epsilon = 1e-8;
-  std::size_t miniBatchSize = 0;   // 0: the whole partition
+  std::size_t miniBatchSize = 0;  // 0: the whole partition
   EarlyStopping earlyStopping;
   bool useExactExpectations = false;
 };
 
 template <class Family>
-class AdamOptimiser final : public LocalOptimiser<Family> {
+class AdamOptimiser final : public federation::LocalOptimiser<Family> {
  public:
   explicit AdamOptimiser(AdamOptions options = {});
-  LocalSolution<Family> optimise(const LocalProblem<Family>& problem) const override;
+  federation::LocalSolution<Family> optimise(const federation::LocalProblem<Family>& problem) const override;
   std::string name() const override { return "Adam on reparameterised Monte Carlo gradients"; }
   const AdamOptions& options() const { return options_; }
 
@@ -64,4 +64,4 @@ class AdamOptimiser final : public LocalOptimiser<Family> {
   AdamOptions options_;
 };
 
-}  // namespace pvi
+}  // namespace pvi::algorithms

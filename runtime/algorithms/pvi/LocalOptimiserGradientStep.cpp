@@ -1,14 +1,13 @@
 #include "runtime/algorithms/pvi/LocalOptimiserGradientStep.hpp"
 
-#include "runtime/families/Family.hpp"
-
 #include <exception>
 #include <random>
 #include <stdexcept>
 
 #include "runtime/estimation/Expectations.hpp"
+#include "runtime/families/Family.hpp"
 
-namespace pvi {
+namespace pvi::algorithms {
 
 template <class Family>
 GradientStepOptimiser<Family>::GradientStepOptimiser(GradientStepOptions options) : options_(options) {
@@ -17,21 +16,22 @@ GradientStepOptimiser<Family>::GradientStepOptimiser(GradientStepOptions options
 }
 
 template <class Family>
-LocalSolution<Family> GradientStepOptimiser<Family>::optimise(const LocalProblem<Family>& p) const {
+federation::LocalSolution<Family> GradientStepOptimiser<Family>::optimise(
+    const federation::LocalProblem<Family>& p) const {
   using Natural = typename Family::Natural;
-  LocalSolution<Family> sol;
+  federation::LocalSolution<Family> sol;
   try {
     std::mt19937_64 rng(p.seed);
-    const EstimationOptions est{options_.samples, options_.useExactExpectations, nullptr};
+    const estimation::EstimationOptions est{options_.samples, options_.useExactExpectations, nullptr};
     Natural change = p.factor - p.factor;  // eta_q' - eta_q
     Natural q = p.posterior;
     std::optional<MeanFieldStandard> locals = p.locals;
     for (std::size_t step = 0; step < options_.steps; ++step) {
       const typename Family::Standard qs = toStandard(q);
-      const ExpectedDerivatives<Family> e =
-          estimateDerivatives<Family>(*p.likelihood, qs, locals ? &*locals : nullptr, est, rng);
+      const estimation::ExpectedDerivatives<Family> e =
+          estimation::estimateDerivatives<Family>(*p.likelihood, qs, locals ? &*locals : nullptr, est, rng);
       if (step == 0) sol.initialExpectedLogLik = e.value;
-      sol.objective = localObjective(p.cavity, qs, e.value, locals);
+      sol.objective = federation::localObjective(p.cavity, qs, e.value, locals);
       sol.steps = step + 1;
 
       // Natural gradient of F_k at q', then the Euclidean gradient C * (natural gradient). At the
@@ -90,4 +90,4 @@ LocalSolution<Family> GradientStepOptimiser<Family>::optimise(const LocalProblem
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi
+}  // namespace pvi::algorithms

@@ -17,7 +17,7 @@
 
 #include "runtime/federation/LocalOptimiser.hpp"
 
-namespace pvi {
+namespace pvi::algorithms {
 
 struct GradientStepOptions {
   double learningRate = 1e-3;
@@ -28,14 +28,14 @@ struct GradientStepOptions {
 };
 
 template <class Family>
-class GradientStepOptimiser final : public LocalOptimiser<Family> {
+class GradientStepOptimiser final : public federation::LocalOptimiser<Family> {
  public:
   explicit GradientStepOptimiser(GradientStepOptions options = {});
-  LocalSolution<Family> optimise(const LocalProblem<Family>& problem) const override;
+  federation::LocalSolution<Family> optimise(const federation::LocalProblem<Family>& problem) const override;
   std::string name() const override { return "gradient ascent on natural parameters"; }
 
  private:
   GradientStepOptions options_;
 };
 
-}  // namespace pvi
+}  // namespace pvi::algorithms

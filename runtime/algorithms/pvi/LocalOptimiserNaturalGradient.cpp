@@ -1,15 +1,14 @@
 #include "runtime/algorithms/pvi/LocalOptimiserNaturalGradient.hpp"
 
-#include "runtime/families/Family.hpp"
-
 #include <algorithm>
 #include <exception>
 #include <random>
 #include <stdexcept>
 
 #include "runtime/estimation/Expectations.hpp"
+#include "runtime/families/Family.hpp"
 
-namespace pvi {
+namespace pvi::algorithms {
 
 template <class Family>
 NaturalGradientOptimiser<Family>::NaturalGradientOptimiser(NaturalGradientOptions options) : options_(options) {
@@ -19,22 +18,23 @@ NaturalGradientOptimiser<Family>::NaturalGradientOptimiser(NaturalGradientOption
 }
 
 template <class Family>
-LocalSolution<Family> NaturalGradientOptimiser<Family>::optimise(const LocalProblem<Family>& p) const {
+federation::LocalSolution<Family> NaturalGradientOptimiser<Family>::optimise(
+    const federation::LocalProblem<Family>& p) const {
   using Natural = typename Family::Natural;
-  LocalSolution<Family> sol;
+  federation::LocalSolution<Family> sol;
   try {
     std::mt19937_64 rng(p.seed);
-    const EstimationOptions est{options_.samples, options_.useExactExpectations, nullptr};
+    const estimation::EstimationOptions est{options_.samples, options_.useExactExpectations, nullptr};
     // change = eta_k' - eta_k, accumulated directly so that small steps keep their precision.
     Natural change = p.factor - p.factor;
     Natural q = p.posterior;
     std::optional<MeanFieldStandard> locals = p.locals;
     for (std::size_t step = 0; step < options_.maxSteps; ++step) {
       const typename Family::Standard qs = toStandard(q);
-      const ExpectedDerivatives<Family> e =
-          estimateDerivatives<Family>(*p.likelihood, qs, locals ? &*locals : nullptr, est, rng);
+      const estimation::ExpectedDerivatives<Family> e =
+          estimation::estimateDerivatives<Family>(*p.likelihood, qs, locals ? &*locals : nullptr, est, rng);
       if (step == 0) sol.initialExpectedLogLik = e.value;
-      sol.objective = localObjective(p.cavity, qs, e.value, locals);
+      sol.objective = federation::localObjective(p.cavity, qs, e.value, locals);
       sol.steps = step + 1;
 
       // z: eta_k <- eta_k + s (target - eta_k), with eta_k = factor + change.
@@ -103,4 +103,4 @@ LocalSolution<Family> NaturalGradientOptimiser<Family>::optimise(const LocalProb
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi
+}  // namespace pvi::algorithms

@@ -1,5 +1,6 @@
 #pragma once
-// The damped natural-gradient fixed point of eq. (4) (Ashman et al. 2022, "Partitioned Variational Inference", Section 3.3):
+// The damped natural-gradient fixed point of eq. (4) (Ashman et al. 2022, "Partitioned Variational Inference",
+// Section 3.3):
 //
 //   eta_k <- (1 - s) eta_k + s d/dmu E_q_k[f_k],   q_k = cavity * t_k,  eta_qk = eta_cav + eta_k,
 //
@@ -27,22 +28,22 @@
 
 #include "runtime/federation/LocalOptimiser.hpp"
 
-namespace pvi {
+namespace pvi::algorithms {
 
 struct NaturalGradientOptions {
-  double stepSize = 0.5;            // s
+  double stepSize = 0.5;  // s
   std::size_t maxSteps = 50;
-  std::size_t samples = 32;         // Monte Carlo draws per iteration (unused with exact expectations)
-  double tolerance = 1e-12;         // relative change of eta_k at which to stop
+  std::size_t samples = 32;  // Monte Carlo draws per iteration (unused with exact expectations)
+  double tolerance = 1e-12;  // relative change of eta_k at which to stop
   std::size_t maxHalvings = 20;
   bool useExactExpectations = true;  // use LocalLikelihood::exactExpectations when available
 };
 
 template <class Family>
-class NaturalGradientOptimiser final : public LocalOptimiser<Family> {
+class NaturalGradientOptimiser final : public federation::LocalOptimiser<Family> {
  public:
   explicit NaturalGradientOptimiser(NaturalGradientOptions options = {});
-  LocalSolution<Family> optimise(const LocalProblem<Family>& problem) const override;
+  federation::LocalSolution<Family> optimise(const federation::LocalProblem<Family>& problem) const override;
   std::string name() const override { return "natural-gradient fixed point (eq. 4)"; }
   const NaturalGradientOptions& options() const { return options_; }
 
@@ -50,4 +51,4 @@ class NaturalGradientOptimiser final : public LocalOptimiser<Family> {
   NaturalGradientOptions options_;
 };
 
-}  // namespace pvi
+}  // namespace pvi::algorithms

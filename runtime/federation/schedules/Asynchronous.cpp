@@ -1,7 +1,5 @@
 #include "runtime/federation/schedules/Asynchronous.hpp"
 
-#include "runtime/families/Family.hpp"
-
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -11,9 +9,10 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/families/Family.hpp"
 #include "runtime/support/Seeds.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 namespace {
 
 LinkEvent linkOf(const AsynchronousOptions& options, std::size_t factor, std::size_t attempt) {
@@ -72,10 +71,10 @@ RunSummary runVirtualTime(Federation<Family>& federation, const AsynchronousOpti
     Pending p = queue.top();
     queue.pop();
     const ClientUpdate<Family> update = p.client->computeUpdate(
-        p.snapshot, options.damping, deriveSeed(options.seed, p.client->factorIndex(), p.attempt));
+        p.snapshot, options.damping, support::deriveSeed(options.seed, p.client->factorIndex(), p.attempt));
     deliver(federation, *p.client, update, p.dropped);
     if (++processed % clients.size() == 0) {
-      const TraceRecord record = detail::endRound(federation, options.freeEnergy, start);
+      const support::TraceRecord record = detail::endRound(federation, options.freeEnergy, start);
       if (detail::finishRound(record, 0.0, options.afterRound, summary)) break;
     }
     begin(p.client, p.time);
@@ -114,14 +113,14 @@ RunSummary runThreads(Federation<Family>& federation, const AsynchronousOptions&
       }
       const LinkEvent link = linkOf(options, c->factorIndex(), attempt);
       const ClientUpdate<Family> update =
-          c->computeUpdate(snapshot, options.damping, deriveSeed(options.seed, c->factorIndex(), attempt));
+          c->computeUpdate(snapshot, options.damping, support::deriveSeed(options.seed, c->factorIndex(), attempt));
       if (options.secondsPerLatencyUnit > 0.0 && link.latency > 0.0)
         std::this_thread::sleep_for(std::chrono::duration<double>(link.latency * options.secondsPerLatencyUnit));
       {
         std::lock_guard lock(mutex);
         deliver(federation, *c, update, link.dropped);
         if (++processed % clients.size() == 0) {
-          const TraceRecord record = detail::endRound(federation, options.freeEnergy, start);
+          const support::TraceRecord record = detail::endRound(federation, options.freeEnergy, start);
           if (detail::finishRound(record, 0.0, options.afterRound, summary)) stopped = true;
         }
         ready.push_back(c);
@@ -165,4 +164,4 @@ RunSummary runAsynchronous(Federation<Family>& federation, const AsynchronousOpt
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi
+}  // namespace pvi::federation

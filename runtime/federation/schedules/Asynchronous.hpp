@@ -26,7 +26,7 @@
 #include "runtime/federation/schedules/Links.hpp"
 #include "runtime/federation/schedules/Schedule.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 
 enum class AsyncExecutor { VirtualTime, Threads };
 
@@ -45,4 +45,4 @@ struct AsynchronousOptions {
 template <class Family>
 RunSummary runAsynchronous(Federation<Family>& federation, const AsynchronousOptions& options);
 
-}  // namespace pvi
+}  // namespace pvi::federation

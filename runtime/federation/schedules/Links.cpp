@@ -4,17 +4,17 @@
 
 #include "runtime/support/Seeds.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 
 LinkEvent SimulatedLinks::link(std::size_t factorIndex, std::size_t attempt) const {
-  std::mt19937_64 rng(deriveSeed(seed, factorIndex, attempt));
+  std::mt19937_64 rng(support::deriveSeed(seed, factorIndex, attempt));
   const double mean = factorIndex < meanLatency.size() ? meanLatency[factorIndex] : defaultLatency;
   const double drop = factorIndex < dropProbability.size() ? dropProbability[factorIndex] : defaultDropProbability;
-  const double u = uniform01(rng);
+  const double u = support::uniform01(rng);
   LinkEvent e;
   e.latency = mean * (1.0 + jitter * (2.0 * u - 1.0));
-  e.dropped = uniform01(rng) < drop;
+  e.dropped = support::uniform01(rng) < drop;
   return e;
 }
 
-}  // namespace pvi
+}  // namespace pvi::federation

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace pvi {
+namespace pvi::federation {
 
 struct LinkEvent {
   double latency = 1.0;  // > 0
@@ -29,10 +29,10 @@ struct SimulatedLinks final : LinkModel {
   std::vector<double> dropProbability;  // by factor index
   double defaultLatency = 1.0;
   double defaultDropProbability = 0.0;
-  double jitter = 0.5;                  // in [0, 1)
+  double jitter = 0.5;  // in [0, 1)
   std::uint64_t seed = 7;
 
   LinkEvent link(std::size_t factorIndex, std::size_t attempt) const override;
 };
 
-}  // namespace pvi
+}  // namespace pvi::federation

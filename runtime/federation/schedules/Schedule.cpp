@@ -1,21 +1,20 @@
 #include "runtime/federation/schedules/Schedule.hpp"
 
 #include "runtime/families/Family.hpp"
-
 #include "runtime/support/Seeds.hpp"
 
-namespace pvi::detail {
+namespace pvi::federation::detail {
 
 template <class Family>
-TraceRecord endRound(Federation<Family>& federation, const FreeEnergyTracing& tracing,
-                     std::chrono::steady_clock::time_point start) {
+support::TraceRecord endRound(Federation<Family>& federation, const FreeEnergyTracing& tracing,
+                              std::chrono::steady_clock::time_point start) {
   Server<Family>& server = federation.server();
   ++server.counters().rounds;
-  TraceRecord r;
+  support::TraceRecord r;
   r.round = server.counters().rounds;
   r.maxChange = server.takeMaxChange();
   if (tracing.every > 0 && r.round % tracing.every == 0) {
-    const Estimate f = federation.freeEnergy(tracing.samples, deriveSeed(tracing.seed, r.round));
+    const estimation::Estimate f = federation.freeEnergy(tracing.samples, support::deriveSeed(tracing.seed, r.round));
     r.freeEnergy = f.value;
     r.freeEnergyStandardError = f.standardError;
   }
@@ -25,15 +24,18 @@ TraceRecord endRound(Federation<Family>& federation, const FreeEnergyTracing& tr
   return r;
 }
 
-bool finishRound(const TraceRecord& record, double tolerance, const RoundObserver& observer, RunSummary& summary) {
+bool finishRound(const support::TraceRecord& record, double tolerance, const RoundObserver& observer,
+                 RunSummary& summary) {
   ++summary.rounds;
   if (tolerance > 0.0 && record.maxChange <= tolerance) summary.converged = true;
   if (observer && observer(record)) summary.stoppedByObserver = true;
   return summary.converged || summary.stoppedByObserver;
 }
 
-#define PVI_INSTANTIATE(F) template TraceRecord endRound<F>(Federation<F>&, const FreeEnergyTracing&, std::chrono::steady_clock::time_point);
+#define PVI_INSTANTIATE(F)                                                            \
+  template support::TraceRecord endRound<F>(Federation<F>&, const FreeEnergyTracing&, \
+                                            std::chrono::steady_clock::time_point);
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi::detail
+}  // namespace pvi::federation::detail

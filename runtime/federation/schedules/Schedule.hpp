@@ -8,7 +8,7 @@
 
 #include "runtime/federation/Federation.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 
 // Evaluate the global free energy (Federation::freeEnergy) into the trace every `every` rounds
 // of the server (0: never; rounds counted by the server, so runs that continue a federation keep
@@ -21,11 +21,11 @@ struct FreeEnergyTracing {
 
 // Called after every round with the round's trace record (already in the server's trace);
 // returning true stops the schedule there.
-using RoundObserver = std::function<bool(const TraceRecord&)>;
+using RoundObserver = std::function<bool(const support::TraceRecord&)>;
 
 struct RunSummary {
-  std::size_t rounds = 0;      // rounds completed by this call
-  bool converged = false;      // stopped because a round's max relative change <= tolerance
+  std::size_t rounds = 0;  // rounds completed by this call
+  bool converged = false;  // stopped because a round's max relative change <= tolerance
   bool stoppedByObserver = false;
   double seconds = 0.0;
 };
@@ -35,12 +35,13 @@ namespace detail {
 // Ends a round: bumps counters.rounds, evaluates the free energy if due, appends a TraceRecord
 // (seconds since `start`) and returns it.
 template <class Family>
-TraceRecord endRound(Federation<Family>& federation, const FreeEnergyTracing& tracing,
-                     std::chrono::steady_clock::time_point start);
+support::TraceRecord endRound(Federation<Family>& federation, const FreeEnergyTracing& tracing,
+                              std::chrono::steady_clock::time_point start);
 
 // What a schedule does after each round: updates `summary` and says whether to stop (a change
 // at most `tolerance` > 0, or the observer asked to).
-bool finishRound(const TraceRecord& record, double tolerance, const RoundObserver& observer, RunSummary& summary);
+bool finishRound(const support::TraceRecord& record, double tolerance, const RoundObserver& observer,
+                 RunSummary& summary);
 
 }  // namespace detail
-}  // namespace pvi
+}  // namespace pvi::federation

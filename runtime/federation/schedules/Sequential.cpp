@@ -1,12 +1,11 @@
 #include "runtime/federation/schedules/Sequential.hpp"
 
-#include "runtime/families/Family.hpp"
-
 #include <stdexcept>
 
+#include "runtime/families/Family.hpp"
 #include "runtime/support/Seeds.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 
 template <class Family>
 RunSummary runSequential(Federation<Family>& federation, const SequentialOptions& options) {
@@ -26,9 +25,9 @@ RunSummary runSequential(Federation<Family>& federation, const SequentialOptions
   for (std::size_t pass = firstPass; pass < firstPass + options.passes; ++pass) {
     std::vector<std::size_t> order = base;
     if (options.customOrder.empty() && options.order == ClientOrder::Random) {
-      std::mt19937_64 rng(deriveSeed(options.seed, 0x5EEDull, pass));
+      std::mt19937_64 rng(support::deriveSeed(options.seed, 0x5EEDull, pass));
       for (std::size_t i = order.size(); i > 1; --i) {
-        const auto j = static_cast<std::size_t>(uniform01(rng) * static_cast<double>(i));
+        const auto j = static_cast<std::size_t>(support::uniform01(rng) * static_cast<double>(i));
         std::swap(order[i - 1], order[j < i ? j : i - 1]);
       }
     }
@@ -36,11 +35,11 @@ RunSummary runSequential(Federation<Family>& federation, const SequentialOptions
       Participant<Family>& client = federation.participant(order[pos]);
       const typename Family::Natural q = server.send(client.factorIndex());
       const ClientUpdate<Family> update =
-          client.computeUpdate(q, options.damping, deriveSeed(options.seed, pass, client.factorIndex(), pos));
+          client.computeUpdate(q, options.damping, support::deriveSeed(options.seed, pass, client.factorIndex(), pos));
       const ApplyOutcome outcome = server.apply(update);
       client.commit(update, outcome.scale);
     }
-    const TraceRecord record = detail::endRound(federation, options.freeEnergy, start);
+    const support::TraceRecord record = detail::endRound(federation, options.freeEnergy, start);
     if (detail::finishRound(record, options.tolerance, options.afterRound, summary)) break;
   }
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -51,4 +50,4 @@ RunSummary runSequential(Federation<Family>& federation, const SequentialOptions
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi
+}  // namespace pvi::federation

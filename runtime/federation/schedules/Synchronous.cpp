@@ -1,15 +1,14 @@
 #include "runtime/federation/schedules/Synchronous.hpp"
 
-#include "runtime/families/Family.hpp"
-
 #include <future>
 #include <stdexcept>
 #include <vector>
 
+#include "runtime/families/Family.hpp"
 #include "runtime/support/Seeds.hpp"
 #include "runtime/support/ThreadPool.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 
 template <class Family>
 RunSummary runSynchronous(Federation<Family>& federation, const SynchronousOptions& options) {
@@ -18,7 +17,7 @@ RunSummary runSynchronous(Federation<Family>& federation, const SynchronousOptio
   const auto start = std::chrono::steady_clock::now();
   Server<Family>& server = federation.server();
   const std::vector<Participant<Family>*> clients = federation.participants();
-  ThreadPool pool(options.threads);
+  support::ThreadPool pool(options.threads);
   RunSummary summary;
   // Rounds continue the numbering of earlier runs on the same server, so that two runs of r
   // rounds draw the same numbers as one run of 2 r.
@@ -27,8 +26,9 @@ RunSummary runSynchronous(Federation<Family>& federation, const SynchronousOptio
     const std::size_t round = firstRound + r;
     std::vector<std::future<ClientUpdate<Family>>> pending;
     for (Participant<Family>* c : clients) {
-      const std::uint64_t seed = options.commonRandomNumbers ? roundSeed(options.seed, round)
-                                                             : deriveSeed(options.seed, round, c->factorIndex());
+      const std::uint64_t seed = options.commonRandomNumbers
+                                     ? support::roundSeed(options.seed, round)
+                                     : support::deriveSeed(options.seed, round, c->factorIndex());
       pending.push_back(pool.submit([c, q = server.send(c->factorIndex()), seed, rho = options.damping] {
         return c->computeUpdate(q, rho, seed);
       }));
@@ -39,7 +39,7 @@ RunSummary runSynchronous(Federation<Family>& federation, const SynchronousOptio
     for (const auto& u : updates) pointers.push_back(&u);
     const std::vector<ApplyOutcome> outcomes = server.apply(pointers);
     for (std::size_t i = 0; i < clients.size(); ++i) clients[i]->commit(updates[i], outcomes[i].scale);
-    const TraceRecord record = detail::endRound(federation, options.freeEnergy, start);
+    const support::TraceRecord record = detail::endRound(federation, options.freeEnergy, start);
     if (detail::finishRound(record, options.tolerance, options.afterRound, summary)) break;
   }
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -50,4 +50,4 @@ RunSummary runSynchronous(Federation<Family>& federation, const SynchronousOptio
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
-}  // namespace pvi
+}  // namespace pvi::federation

@@ -1,9 +1,9 @@
 #pragma once
-// Synchronous PVI (Ashman et al. 2022, "Partitioned Variational Inference", Section 2.4.2): every round the server sends the
-// same eta_q to all participants, they compute their updates concurrently on a ThreadPool of
-// `threads` std::threads, and the server applies all deltas together (atomically, with its
-// validity guard; the deltas are summed in factor order, so the result does not depend on thread
-// timing). Damping rho is usually needed (the paper suggests rho proportional to 1/M).
+// Synchronous PVI (Ashman et al. 2022, "Partitioned Variational Inference", Section 2.4.2): every round the server
+// sends the same eta_q to all participants, they compute their updates concurrently on a ThreadPool of `threads`
+// std::threads, and the server applies all deltas together (atomically, with its validity guard; the deltas are summed
+// in factor order, so the result does not depend on thread timing). Damping rho is usually needed (the paper suggests
+// rho proportional to 1/M).
 //
 // Random streams: each client update draws from deriveSeed(seed, round, factorIndex), or, with
 // commonRandomNumbers, every participant of round r uses roundSeed(seed, r) -- the same draws the
@@ -13,7 +13,7 @@
 
 #include "runtime/federation/schedules/Schedule.hpp"
 
-namespace pvi {
+namespace pvi::federation {
 
 struct SynchronousOptions {
   std::size_t rounds = 10;
@@ -29,4 +29,4 @@ struct SynchronousOptions {
 template <class Family>
 RunSummary runSynchronous(Federation<Family>& federation, const SynchronousOptions& options);
 
-}  // namespace pvi
+}  // namespace pvi::federation
