@@ -17,13 +17,6 @@ Eigen::MatrixXd covarianceOf(const Eigen::MatrixXd& L) {
 }
 Eigen::MatrixXd covarianceOf(const Eigen::VectorXd& sd) { return sd.cwiseProduct(sd).asDiagonal(); }
 
-void accumulateCross(Eigen::MatrixXd& cross, const Eigen::VectorXd& g, const Eigen::Ref<const Eigen::VectorXd>& eps) {
-  cross.noalias() += g * eps.transpose();
-}
-void accumulateCross(Eigen::VectorXd& cross, const Eigen::VectorXd& g, const Eigen::Ref<const Eigen::VectorXd>& eps) {
-  cross += g.cwiseProduct(eps);
-}
-
 }  // namespace
 
 template <class Family>
@@ -47,7 +40,13 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   const Eigen::VectorXd sdw = dw > 0 ? Eigen::VectorXd(locals->var.array().sqrt()) : Eigen::VectorXd();
 
   ExpectedDerivatives<Family> out;
-  if (options.preferExact && !options.miniBatch) {
+  const std::vector<double>* theta = options.theta;
+  if (theta && theta->size() != f.hyperDim())
+    throw std::invalid_argument("estimateDerivatives: theta has " + std::to_string(theta->size()) +
+                                " entries, the likelihood " + std::to_string(f.hyperDim()));
+  if (theta && options.miniBatch)
+    throw std::invalid_argument("estimateDerivatives: mini-batches carry no gradient over theta");
+  if (options.preferExact && !options.miniBatch && !theta) {
     const Eigen::VectorXd emptyW;
     std::optional<ExactExpectations> exact =
         f.exactExpectations(m, covarianceOf(root), dw > 0 ? locals->m : emptyW, dw > 0 ? locals->var : emptyW);
@@ -82,6 +81,9 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   out.gradZ = Eigen::VectorXd::Zero(d);
   out.crossZ = FamilyTraits<Family>::zeroCurvature(d);
   out.gradW = Eigen::VectorXd::Zero(dw);
+  const auto h = static_cast<Eigen::Index>(theta ? theta->size() : 0);
+  if (theta) out.gradTheta = Eigen::VectorXd::Zero(h);
+  Eigen::VectorXd gt(h);
   out.crossW = Eigen::VectorXd::Zero(dw);
   Eigen::VectorXd gz(d), gw(dw);
   double sum = 0.0, sumSq = 0.0;
@@ -92,14 +94,17 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     gz.setZero();
     gw.setZero();
     double* gwp = dw > 0 ? gw.data() : nullptr;
-    const double v = options.miniBatch ? f.evaluateMiniBatch(*options.miniBatch, zp, wp, gz.data(), gwp)
-                                       : f.evaluate(zp, wp, gz.data(), gwp);
-    if (!std::isfinite(v) || !gz.allFinite() || !gw.allFinite())
+    gt.setZero();
+    const double v = theta ? f.evaluateAt(theta->data(), zp, wp, gz.data(), gwp, h > 0 ? gt.data() : nullptr)
+                     : options.miniBatch ? f.evaluateMiniBatch(*options.miniBatch, zp, wp, gz.data(), gwp)
+                                         : f.evaluate(zp, wp, gz.data(), gwp);
+    if (!std::isfinite(v) || !gz.allFinite() || !gw.allFinite() || !gt.allFinite())
       throw std::runtime_error("the log density or its gradient is not finite at a Monte Carlo draw");
     sum += v;
     sumSq += v * v;
     out.gradZ += gz;
-    accumulateCross(out.crossZ, gz, eps.col(col));
+    if (theta) out.gradTheta += gt;
+    FamilyTraits<Family>::addCross(out.crossZ, gz, eps.col(col));
     if (dw > 0) {
       out.gradW += gw;
       out.crossW += gw.cwiseProduct(xi.col(col));
@@ -109,6 +114,7 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   out.value = sum / nd;
   out.valueVariance = n > 1 ? std::max(0.0, (sumSq - sum * sum / nd) / (nd - 1.0)) : 0.0;
   out.gradZ /= nd;
+  if (theta) out.gradTheta /= nd;
   out.crossZ /= nd;
   out.hessZ = steinHessian(root, centredCross<Family>(out.crossZ, out.gradZ, eps.rowwise().mean(), n));
   if (dw > 0) {

@@ -34,12 +34,13 @@ struct ExpectedDerivatives {
   double valueVariance = 0.0;  // sample variance of the f(z_i, w_i) (0 when exact)
   std::size_t samples = 0;     // n (0 when exact)
   bool exact = false;
-  Eigen::VectorXd gradZ;     // E[grad_z f]
-  Curvature<Family> hessZ;   // E[hess_zz f]
-  Curvature<Family> crossZ;  // E[grad_z f eps^T]
-  Eigen::VectorXd gradW;     // E[grad_w f]
-  Eigen::VectorXd hessW;     // diag E[hess_ww f]
-  Eigen::VectorXd crossW;    // E[grad_w f .* xi]
+  Eigen::VectorXd gradZ;      // E[grad_z f]
+  Curvature<Family> hessZ;    // E[hess_zz f]
+  Curvature<Family> crossZ;   // E[grad_z f eps^T]
+  Eigen::VectorXd gradW;      // E[grad_w f]
+  Eigen::VectorXd hessW;      // diag E[hess_ww f]
+  Eigen::VectorXd crossW;     // E[grad_w f .* xi]
+  Eigen::VectorXd gradTheta;  // E[grad_theta f] (empty unless EstimationOptions::theta is given)
 
   // Standard error of `value` as a Monte Carlo mean (0 when exact).
   double valueStandardError() const;
@@ -49,6 +50,10 @@ struct EstimationOptions {
   std::size_t samples = 16;
   bool preferExact = true;                              // use LocalLikelihood::exactExpectations if offered
   const std::vector<std::size_t>* miniBatch = nullptr;  // rows for evaluateMiniBatch; null = all data
+  // Evaluate f at these hyperparameters (LocalLikelihood::evaluateAt) and estimate E[grad_theta f]
+  // too; null: the likelihood's fixed theta. Monte Carlo only (closed forms and mini-batches carry
+  // no theta gradient: asking for theta with a mini-batch is refused).
+  const std::vector<double>* theta = nullptr;
 };
 
 // Throws std::invalid_argument on dimension mismatches and std::runtime_error when f or a

@@ -11,6 +11,12 @@ double LocalLikelihood::evaluateMiniBatch(const std::vector<std::size_t>&, const
   throw std::logic_error("this likelihood does not support mini-batches (numObservations() == 0)");
 }
 
+double LocalLikelihood::evaluateAt(const double*, const double* z, const double* w, double* gradZ, double* gradW,
+                                   double*) const {
+  if (hyperDim() > 0) throw std::logic_error("this likelihood has hyperparameters but does not implement evaluateAt");
+  return evaluate(z, w, gradZ, gradW);
+}
+
 PartitionLikelihood::PartitionLikelihood(const FactorModel& model, std::size_t partition, std::vector<double> theta,
                                          const ExactExpectationsProvider* exact)
     : model_(model), partition_(partition), theta_(std::move(theta)), exact_(exact) {
@@ -24,6 +30,11 @@ PartitionLikelihood::PartitionLikelihood(const FactorModel& model, std::size_t p
 
 double PartitionLikelihood::evaluate(const double* z, const double* w, double* gradZ, double* gradW) const {
   return model_.partitionLogDensity(partition_, z, w, theta_.empty() ? nullptr : theta_.data(), gradZ, gradW, nullptr);
+}
+
+double PartitionLikelihood::evaluateAt(const double* theta, const double* z, const double* w, double* gradZ,
+                                       double* gradW, double* gradTheta) const {
+  return model_.partitionLogDensity(partition_, z, w, theta, gradZ, gradW, gradTheta);
 }
 
 std::optional<ExactExpectations> PartitionLikelihood::exactExpectations(const Eigen::VectorXd& mz,
@@ -44,6 +55,11 @@ PriorLikelihood::PriorLikelihood(const FactorModel& model, std::vector<double> t
 
 double PriorLikelihood::evaluate(const double* z, const double*, double* gradZ, double*) const {
   return model_.priorLogDensity(z, theta_.empty() ? nullptr : theta_.data(), gradZ, nullptr);
+}
+
+double PriorLikelihood::evaluateAt(const double* theta, const double* z, const double*, double* gradZ, double*,
+                                   double* gradTheta) const {
+  return model_.priorLogDensity(z, theta, gradZ, gradTheta);
 }
 
 std::optional<ExactExpectations> PriorLikelihood::exactExpectations(const Eigen::VectorXd& mz,

@@ -48,6 +48,14 @@ class LocalLikelihood {
   // f(z, w) and, where the pointers are not null, its gradients. w is null when localDim() == 0.
   virtual double evaluate(const double* z, const double* w, double* gradZ, double* gradW) const = 0;
 
+  // Hyperparameters theta of f (the model's, unconstrained): f(z, w; theta) at the given theta
+  // (hyperDim() entries) with its gradient over theta where gradTheta is not null, for algorithms
+  // that learn theta. `evaluate` uses the likelihood's fixed theta. A likelihood without
+  // hyperparameters ignores theta.
+  virtual std::size_t hyperDim() const { return 0; }
+  virtual double evaluateAt(const double* theta, const double* z, const double* w, double* gradZ, double* gradW,
+                            double* gradTheta) const;
+
   virtual std::optional<ExactExpectations> exactExpectations(const Eigen::VectorXd& /*mz*/,
                                                              const Eigen::MatrixXd& /*Sz*/,
                                                              const Eigen::VectorXd& /*mw*/,
@@ -88,6 +96,9 @@ class PartitionLikelihood final : public LocalLikelihood {
   std::size_t globalDim() const override { return model_.globalDim(); }
   std::size_t localDim() const override { return model_.localDim(partition_); }
   double evaluate(const double* z, const double* w, double* gradZ, double* gradW) const override;
+  std::size_t hyperDim() const override { return model_.hyperDim(); }
+  double evaluateAt(const double* theta, const double* z, const double* w, double* gradZ, double* gradW,
+                    double* gradTheta) const override;
   std::optional<ExactExpectations> exactExpectations(const Eigen::VectorXd& mz, const Eigen::MatrixXd& Sz,
                                                      const Eigen::VectorXd& mw,
                                                      const Eigen::VectorXd& vw) const override;
@@ -107,6 +118,9 @@ class PriorLikelihood final : public LocalLikelihood {
                   const ExactExpectationsProvider* exact = nullptr);
   std::size_t globalDim() const override { return model_.globalDim(); }
   double evaluate(const double* z, const double* w, double* gradZ, double* gradW) const override;
+  std::size_t hyperDim() const override { return model_.hyperDim(); }
+  double evaluateAt(const double* theta, const double* z, const double* w, double* gradZ, double* gradW,
+                    double* gradTheta) const override;
   std::optional<ExactExpectations> exactExpectations(const Eigen::VectorXd& mz, const Eigen::MatrixXd& Sz,
                                                      const Eigen::VectorXd& mw,
                                                      const Eigen::VectorXd& vw) const override;

@@ -1,11 +1,16 @@
-// JointDensity: the whole model over x = (z, w_1..w_J, theta), its value the sum of the factors
-// and its gradient checked against central finite differences, including the w and theta blocks.
+// A model with a hyperparameter: JointDensity, the whole model over x = (z, w_1..w_J, theta), its
+// value the sum of the factors and its gradient checked against central finite differences,
+// including the w and theta blocks; and the estimation layer's E[grad_theta f].
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
+#include <random>
 #include <vector>
 
+#include "runtime/estimation/Expectations.hpp"
+#include "runtime/estimation/LocalLikelihood.hpp"
+#include "runtime/families/Gaussian.hpp"
 #include "runtime/model/JointDensity.hpp"
 
 namespace pvi {
@@ -103,6 +108,40 @@ TEST(JointDensity, FixedHyperparametersLeaveThetaOutOfX) {
   for (size_t i = 0; i < 4; ++i) EXPECT_DOUBLE_EQ(gf[i], gs[i]);
   EXPECT_THROW(JointDensity(model, JointDensity::HyperParameters::Fixed, {0.1, 0.2}), std::invalid_argument);
   EXPECT_THROW(JointDensity(model, JointDensity::HyperParameters::Sampled, {0.1}), std::invalid_argument);
+}
+
+// d/dtheta E_q[f(z, w; theta)] = E_q[grad_theta f] because q does not depend on theta: with common
+// random numbers (the same seed) the central difference of the Monte Carlo E[f] over theta must
+// equal the Monte Carlo E[grad_theta f] up to O(h^2), draw for draw.
+TEST(EstimationOverTheta, ExpectedThetaGradientIsTheDerivativeOfTheExpectedTerm) {
+  const Hierarchical model({{0.5, 1.0}, {-0.3}});
+  const estimation::PartitionLikelihood f(model, 1, {0.0});
+  EXPECT_EQ(f.hyperDim(), 1u);
+  const FullStandard q{(Eigen::VectorXd(2) << 0.2, -0.1).finished(),
+                       (Eigen::MatrixXd(2, 2) << 0.5, 0.1, 0.1, 0.3).finished()};
+  const MeanFieldStandard qw{Eigen::VectorXd::Constant(1, 0.4), Eigen::VectorXd::Constant(1, 0.2)};
+  auto at = [&](double t) {
+    const std::vector<double> theta = {t};
+    estimation::EstimationOptions o{64, false, nullptr, &theta};
+    std::mt19937_64 rng(17);
+    return estimation::estimateDerivatives<FullGaussian>(f, q, &qw, o, rng);
+  };
+  const double t = 0.3, h = 1e-5;
+  const auto e = at(t);
+  ASSERT_EQ(e.gradTheta.size(), 1);
+  const double fd = (at(t + h).value - at(t - h).value) / (2 * h);
+  EXPECT_NEAR(e.gradTheta[0], fd, 1e-6 * std::max(1.0, std::abs(fd)));
+  EXPECT_NE(e.gradTheta[0], 0.0);
+  // Without theta the likelihood's own (fixed) theta is used and no theta gradient is estimated.
+  std::mt19937_64 rng(17);
+  const auto fixed = estimation::estimateDerivatives<FullGaussian>(f, q, &qw, {64, false, nullptr}, rng);
+  EXPECT_EQ(fixed.gradTheta.size(), 0);
+  EXPECT_DOUBLE_EQ(fixed.value, at(0.0).value);
+  // A wrong length is refused.
+  const std::vector<double> two = {0.1, 0.2};
+  std::mt19937_64 again(1);
+  EXPECT_THROW(estimation::estimateDerivatives<FullGaussian>(f, q, &qw, {8, false, nullptr, &two}, again),
+               std::invalid_argument);
 }
 
 }  // namespace
