@@ -1,6 +1,6 @@
 #pragma once
 // Plain inputs of the result writers (docs/output.md). The fitting code fills them from its own
-// types (FromTrace.hpp does it for runtime/pvi's Trace and CommunicationCounters), so this library
+// types (FromTrace.hpp does it for runtime/support's Trace and CommunicationCounters), so this library
 // depends on no algorithm.
 #include <cstddef>
 #include <cstdint>

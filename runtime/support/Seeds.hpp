@@ -1,5 +1,5 @@
 #pragma once
-// Reproducible random streams for PVI. Every Monte Carlo draw in runtime/pvi comes from a
+// Reproducible random streams for PVI. Every Monte Carlo draw of the runtime comes from a
 // std::mt19937_64 seeded with a value derived here from a base seed and small integers (round,
 // factor index, update count), so a run is a deterministic function of its base seed whatever
 // the thread timing: each client update owns its stream.

@@ -1,6 +1,6 @@
 #pragma once
 // One method of the PVI paper's Section 5.1 comparison on one client split, scored on the test
-// set after every communication round (runtime/pvi does the inference; this file only drives it
+// set after every communication round (the runtime does the inference; this file only drives it
 // round by round and scores q with Predictive.hpp).
 //
 //   Global VI        runGlobalVI (natural-gradient steps on all the data, no communication);
