@@ -8,20 +8,8 @@
 namespace pvi::test {
 namespace {
 
-const char* kModel = R"(
-@partition(client)
-data { int<lower=1> D; real<lower=0> sigma; }
-data per client {
-  int<lower=0> N;
-  matrix[N, D] X;
-  vector[N] y;
-  array[N] int<lower=0, upper=1> z;
-}
-global { vector[D] beta; }
-model { beta ~ normal(0, 1); y ~ normal(X * beta, sigma); z ~ bernoulli_logit(X * beta); }
-)";
-
-const char* kShared = R"({"D": 2, "sigma": 1.5})";
+const char* const kModel = kClientRegressionModel;
+const char* const kShared = kClientRegressionShared;
 
 const char* kCsv =
     "client,y,X.1,X.2,z\n"

@@ -12,6 +12,21 @@
 
 namespace pvi::test {
 
+const char* const kClientRegressionModel = R"(
+@partition(client)
+data { int<lower=1> D; real<lower=0> sigma; }
+data per client {
+  int<lower=0> N;
+  matrix[N, D] X;
+  vector[N] y;
+  array[N] int<lower=0, upper=1> z;
+}
+global { vector[D] beta; }
+model { beta ~ normal(0, 1); y ~ normal(X * beta, sigma); z ~ bernoulli_logit(X * beta); }
+)";
+const char* const kClientRegressionShared = R"({"D": 2, "sigma": 1.5})";
+
+
 DataSchema schemaOf(const std::string& source) {
   FrontendResult front = runFrontend("test.pvi", source);
   if (!front.ok()) {

@@ -10,6 +10,10 @@
 
 namespace pvi::test {
 
+// A regression with per-client CSV data (N, X, y, z) and shared D and sigma, and shared data for it.
+extern const char* const kClientRegressionModel;
+extern const char* const kClientRegressionShared;
+
 // The data schema of a model (front end and lowering only, no JIT). Fails the test on errors.
 DataSchema schemaOf(const std::string& source);
 

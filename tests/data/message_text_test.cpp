@@ -7,20 +7,8 @@
 namespace pvi::test {
 namespace {
 
-const char* kModel = R"(
-@partition(client)
-data { int<lower=1> D; real<lower=0> sigma; }
-data per client {
-  int<lower=0> N;
-  matrix[N, D] X;
-  vector[N] y;
-  array[N] int<lower=0, upper=1> z;
-}
-global { vector[D] beta; }
-model { beta ~ normal(0, 1); y ~ normal(X * beta, sigma); z ~ bernoulli_logit(X * beta); }
-)";
-
-const char* kShared = R"({"D": 2, "sigma": 1.5})";
+const char* const kModel = kClientRegressionModel;
+const char* const kShared = kClientRegressionShared;
 const size_t kMiB = size_t{1} << 20;
 const std::string kHuge = std::string(kMiB, 'q');
 // What a shortened echo of kHuge shows: its first characters, then its length.
