@@ -39,7 +39,7 @@ std::vector<std::optional<output::AnalyticMoments>> analyticMoments(const Compil
     const GaussianPosterior& q = f.posterior.gaussian();
     for (std::size_t i = 0; i < v.size; ++i) {
       const auto k = static_cast<Eigen::Index>(v.offset + i);
-      if (k < q.mean.size()) out[v.offset + i] = output::AnalyticMoments{q.mean[k], std::sqrt(q.covariance(k, k))};
+      if (k < q.mean.size()) out[v.offset + i] = output::AnalyticMoments{q.mean[k], std::sqrt(q.variance(k))};
     }
   }
   return out;

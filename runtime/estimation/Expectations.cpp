@@ -46,7 +46,7 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
                                 " entries, the likelihood " + std::to_string(f.hyperDim()));
   if (theta && options.miniBatch)
     throw std::invalid_argument("estimateDerivatives: mini-batches carry no gradient over theta");
-  if (options.preferExact && !options.miniBatch && !theta) {
+  if (options.preferExact && !options.miniBatch && !theta && f.offersExactExpectations()) {
     const Eigen::VectorXd emptyW;
     std::optional<ExactExpectations> exact =
         f.exactExpectations(m, covarianceOf(root), dw > 0 ? locals->m : emptyW, dw > 0 ? locals->var : emptyW);

@@ -56,6 +56,9 @@ class LocalLikelihood {
   virtual double evaluateAt(const double* theta, const double* z, const double* w, double* gradZ, double* gradW,
                             double* gradTheta) const;
 
+  // Whether exactExpectations may answer (false: it always returns nullopt, and callers need not
+  // build the D x D covariance it takes).
+  virtual bool offersExactExpectations() const { return false; }
   virtual std::optional<ExactExpectations> exactExpectations(const Eigen::VectorXd& /*mz*/,
                                                              const Eigen::MatrixXd& /*Sz*/,
                                                              const Eigen::VectorXd& /*mw*/,
@@ -99,6 +102,7 @@ class PartitionLikelihood final : public LocalLikelihood {
   std::size_t hyperDim() const override { return model_.hyperDim(); }
   double evaluateAt(const double* theta, const double* z, const double* w, double* gradZ, double* gradW,
                     double* gradTheta) const override;
+  bool offersExactExpectations() const override { return exact_ != nullptr; }
   std::optional<ExactExpectations> exactExpectations(const Eigen::VectorXd& mz, const Eigen::MatrixXd& Sz,
                                                      const Eigen::VectorXd& mw,
                                                      const Eigen::VectorXd& vw) const override;
@@ -121,6 +125,7 @@ class PriorLikelihood final : public LocalLikelihood {
   std::size_t hyperDim() const override { return model_.hyperDim(); }
   double evaluateAt(const double* theta, const double* z, const double* w, double* gradZ, double* gradW,
                     double* gradTheta) const override;
+  bool offersExactExpectations() const override { return exact_ != nullptr; }
   std::optional<ExactExpectations> exactExpectations(const Eigen::VectorXd& mz, const Eigen::MatrixXd& Sz,
                                                      const Eigen::VectorXd& mw,
                                                      const Eigen::VectorXd& vw) const override;

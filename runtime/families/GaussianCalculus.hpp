@@ -51,7 +51,8 @@ struct FamilyTraits<FullGaussian> {
   static FullStandard fromVariances(const Eigen::VectorXd& m, const Eigen::VectorXd& var) {
     return {m, var.asDiagonal()};
   }
-  static Eigen::MatrixXd covariance(const FullStandard& q) { return q.S; }
+  // q's second moments for export: the full covariance (variances left empty).
+  static void exportMoments(const FullStandard& q, Eigen::MatrixXd& covariance, Eigen::VectorXd&) { covariance = q.S; }
   // A full expected Hessian as this family's curvature, and one draw's term g eps^T of the cross moment.
   static Curvature curvatureOf(const Eigen::MatrixXd& hess) { return symmetricPart(hess); }
   static void addCross(Curvature& cross, const Eigen::VectorXd& g, const Eigen::VectorXd& eps) {
@@ -77,7 +78,10 @@ struct FamilyTraits<MeanFieldGaussian> {
     return MeanFieldStandard{m, S.diagonal()};
   }
   static MeanFieldStandard fromVariances(const Eigen::VectorXd& m, const Eigen::VectorXd& var) { return {m, var}; }
-  static Eigen::MatrixXd covariance(const MeanFieldStandard& q) { return q.var.asDiagonal(); }
+  // q's second moments for export: the variances only (no D x D matrix).
+  static void exportMoments(const MeanFieldStandard& q, Eigen::MatrixXd&, Eigen::VectorXd& variances) {
+    variances = q.var;
+  }
   static Curvature curvatureOf(const Eigen::MatrixXd& hess) { return hess.diagonal(); }
   static void addCross(Curvature& cross, const Eigen::VectorXd& g, const Eigen::VectorXd& eps) {
     cross += g.cwiseProduct(eps);

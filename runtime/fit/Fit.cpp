@@ -120,7 +120,9 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   result.converged = result.stop != StopReason::RoundLimit;
 
   const auto q = toStandard(federation.server().posterior());
-  GaussianPosterior posterior{q.m, FamilyTraits<Family>::covariance(q), {}};
+  GaussianPosterior posterior;
+  posterior.mean = q.m;
+  FamilyTraits<Family>::exportMoments(q, posterior.covariance, posterior.variances);
   for (std::size_t k = 1; k <= federation.numClients(); ++k) {
     LocalPosterior lp;
     if (const auto& w = federation.client(k).locals()) {

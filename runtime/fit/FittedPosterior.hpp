@@ -20,12 +20,19 @@ struct LocalPosterior {
   Eigen::VectorXd sd;
 };
 
-// q(z) = N(mean, covariance) over the unconstrained globals (covariance diagonal for the
-// mean-field family), and q(w_j) per partition.
+// q(z) over the unconstrained globals: N(mean, covariance) for the full family, or
+// N(mean, diag(variances)) for the mean-field family (then `covariance` is empty, so that a
+// large mean-field fit holds no D x D matrix); and q(w_j) per partition.
 struct GaussianPosterior {
   Eigen::VectorXd mean;
-  Eigen::MatrixXd covariance;
+  Eigen::MatrixXd covariance;  // D x D, or empty when diagonal
+  Eigen::VectorXd variances;   // the diagonal when the family is mean-field, else empty
   std::vector<LocalPosterior> locals;
+
+  bool diagonal() const { return covariance.size() == 0; }
+  double variance(Eigen::Index i) const { return diagonal() ? variances[i] : covariance(i, i); }
+  // The covariance as a D x D matrix in either case (allocates D x D for a diagonal one).
+  Eigen::MatrixXd denseCovariance() const { return diagonal() ? Eigen::MatrixXd(variances.asDiagonal()) : covariance; }
 };
 
 // Draws of x = (z, w_1, ..., w_J) in unconstrained space (JointDensity's layout), one row per

@@ -36,9 +36,15 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     // every column from the families' densities.
     const GaussianPosterior& g = fit.posterior.gaussian();
     std::mt19937_64 rng(seed);
-    const FullStandard q{g.mean, g.covariance};
-    Z = reparamDraws(q.m, reparamRoot(q), standardNormals(q.dim(), n, rng));
-    logG = logDensityColumns(q, Z);
+    if (g.diagonal()) {
+      const MeanFieldStandard q{g.mean, g.variances};
+      Z = reparamDraws(q.m, reparamRoot(q), standardNormals(q.dim(), n, rng));
+      logG = logDensityColumns(q, Z);
+    } else {
+      const FullStandard q{g.mean, g.covariance};
+      Z = reparamDraws(q.m, reparamRoot(q), standardNormals(q.dim(), n, rng));
+      logG = logDensityColumns(q, Z);
+    }
     for (std::size_t j = 0; j < M; ++j) {
       const LocalPosterior& lp = g.locals.at(j);
       if (lp.mean.size() == 0) continue;

@@ -83,7 +83,7 @@ TEST(Fit, ConjugateRegressionReachesTheExactPosterior) {
     FitResult f = fitModel(*r.model, o);
     EXPECT_EQ(f.choice.schedule, ScheduleKind::Synchronous);
     means.col(s) = f.posterior.gaussian().mean;
-    sds.col(s) = f.posterior.gaussian().covariance.diagonal().cwiseSqrt();
+    sds.col(s) = f.posterior.gaussian().denseCovariance().diagonal().cwiseSqrt();
   }
   auto check = [&](const Eigen::MatrixXd& values, const Eigen::VectorXd& exact, const char* what) {
     for (int i = 0; i < kD + 1; ++i) {

@@ -121,7 +121,7 @@ class Posterior {
  public:
   const FitResult& result() const { return result_; }
   const Eigen::VectorXd& mean() const { return result_.posterior.gaussian().mean; }  // of q(z), unconstrained
-  const Eigen::MatrixXd& covariance() const { return result_.posterior.gaussian().covariance; }
+  Eigen::MatrixXd covariance() const { return result_.posterior.gaussian().denseCovariance(); }
   // The mean of q(z) mapped to constrained space, by BoundModel::parameterNames().
   Eigen::VectorXd constrainedMean() const;
   // Joint draws in constrained space with generated quantities (PosteriorDraws.hpp).
