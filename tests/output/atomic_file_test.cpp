@@ -1,8 +1,16 @@
 // Atomic output files: complete replacement or nothing, clear errors for unwritable paths.
 #include <gtest/gtest.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <iterator>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "OutputTestSupport.hpp"
 #include "runtime/output/AtomicFile.hpp"
@@ -78,20 +86,51 @@ TEST(AtomicFile, ParentThatIsAFileIsReported) {
   EXPECT_NE(message.find("is not a directory"), std::string::npos) << message;
 }
 
+// Clears the capabilities that bypass file permission checks (CAP_DAC_OVERRIDE,
+// CAP_DAC_READ_SEARCH, CAP_FOWNER) from the calling thread's effective set, and restores them on
+// destruction (they stay in the permitted set, so raising them again is allowed). With them gone,
+// root meets the same permission checks as any user, so a test that needs a permission error runs
+// under CI, which runs as root. Capabilities are per thread; the code under test runs on this one.
+class WithoutPermissionOverride {
+ public:
+  WithoutPermissionOverride() {
+    if (::syscall(SYS_capget, &header_, saved_) != 0) {
+      error_ = std::string("capget: ") + std::strerror(errno);
+      return;
+    }
+    __user_cap_data_struct reduced[_LINUX_CAPABILITY_U32S_3];
+    std::copy(std::begin(saved_), std::end(saved_), std::begin(reduced));
+    for (int cap : {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER}) reduced[0].effective &= ~(1u << cap);
+    if (::syscall(SYS_capset, &header_, reduced) != 0) error_ = std::string("capset: ") + std::strerror(errno);
+  }
+  ~WithoutPermissionOverride() {
+    if (error_.empty()) ::syscall(SYS_capset, &header_, saved_);
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  __user_cap_header_struct header_{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct saved_[_LINUX_CAPABILITY_U32S_3]{};
+  std::string error_;
+};
+
+// Runs as root too (CI): the permission override is dropped for the write, not the test skipped.
 TEST(AtomicFile, ReadOnlyDirectoryIsReported) {
   TempDir dir;
   const auto ro = dir / "readonly";
   std::filesystem::create_directory(ro);
   writeFileAtomically(ro / "fit.csv", std::string("kept\n"));
   std::filesystem::permissions(ro, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
-  if (::access(ro.c_str(), W_OK) == 0) {
-    GTEST_SKIP() << "running with permission to write to a read-only directory (root or CAP_DAC_OVERRIDE), "
-                    "so the permission error cannot occur";
+  std::string message;
+  {
+    WithoutPermissionOverride unprivileged;
+    ASSERT_EQ(unprivileged.error(), "");
+    message = outputErrorOf([&] { writeFileAtomically(ro / "fit.csv", std::string("new\n")); });
   }
-  const std::string message = outputErrorOf([&] { writeFileAtomically(ro / "fit.csv", std::string("new\n")); });
   EXPECT_NE(message.find((ro / "fit.csv").string()), std::string::npos) << message;
   EXPECT_NE(message.find("Permission denied"), std::string::npos) << message;
   EXPECT_EQ(readFile(ro / "fit.csv"), "kept\n");
+  EXPECT_EQ(TempDir::entriesOf(ro), std::vector<std::string>{"fit.csv"});  // no temporary file left
 }
 
 TEST(AtomicFile, EnsureDirectoryCreatesParentsAndRejectsFiles) {
