@@ -91,8 +91,9 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     if (!fitCli.family.empty()) options.family = parseFamily(fitCli.family);
     if (fitCli.roundBudget > 0) options.roundBudget = fitCli.roundBudget;
     bound = bindData(lm, data);
-    // Refuses bad options, and a family too large for memory, before anything runs, and says
-    // what auto picked.
+    // Refuses bad options, and a family or draws too large for memory, before anything runs,
+    // and says what auto picked.
+    checkDrawsFit(*bound.model, outCli.draws);
     const AlgorithmChoice choice = chooseAlgorithm(shapeOf(*bound.model), options);
     std::cout << "algorithm: " << choice.reason << std::endl;
   } catch (const std::exception& e) {
