@@ -91,8 +91,11 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     if (!fitCli.family.empty()) options.family = parseFamily(fitCli.family);
     if (fitCli.roundBudget > 0) options.roundBudget = fitCli.roundBudget;
     bound = bindData(lm, data);
-    // Refuses bad options before anything runs, and says what auto picked.
-    std::cout << "algorithm: " << chooseAlgorithm(shapeOf(*bound.model), options).reason << std::endl;
+    // Refuses bad options, and a family or draws too large for memory, before anything runs,
+    // and says what auto picked.
+    checkDrawsFit(*bound.model, outCli.draws);
+    const AlgorithmChoice choice = chooseAlgorithm(shapeOf(*bound.model), options);
+    std::cout << "algorithm: " << choice.reason << std::endl;
   } catch (const std::exception& e) {
     std::cerr << program << ": error: " << e.what() << "\n";
     return bindErrorExitCode(e);

@@ -1,6 +1,7 @@
 #include "runtime/fit/AlgorithmChoice.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <sstream>
 
 namespace pvi {
@@ -19,9 +20,49 @@ std::string notImplemented(Algorithm a) {
          "' is not implemented yet; use --algorithm pvi (or auto, which picks among implemented algorithms)";
 }
 
+// Copies of a factor's parameters the fit holds at least: the server's copy of each of the
+// partitions + 1 factors, each partition's own copy of its factor, and the posterior.
+std::uint64_t factorCopies(const ModelShape& shape) { return 2 * static_cast<std::uint64_t>(shape.partitions) + 2; }
+
+// Refuses a family whose state cannot fit in memory, suggesting mean-field for full.
+void checkFamilyFits(FamilyKind family, const ModelShape& shape, const MemoryLimit& memory) {
+  const std::optional<std::uint64_t> numbers = familyStateNumbers(family, shape);
+  if (!memory.exceededBy(numbers)) return;
+  const std::uint64_t d = shape.globalDim;
+  const std::string each = family == FamilyKind::Full
+                               ? "a " + groupedNumber(d) + " x " + groupedNumber(d) + " covariance matrix (" +
+                                     byteSizeText(static_cast<long double>(d) * d * kBytesPerElement) + ")"
+                               : "2 x " + groupedNumber(d) + " numbers";
+  std::string message = std::string("the ") + (family == FamilyKind::Full ? "full-covariance" : "mean-field") +
+                        " Gaussian family over " + groupedNumber(d) + " global dimensions needs " + each +
+                        " in each of the " + std::to_string(factorCopies(shape)) +
+                        " copies of a factor the fit holds at least (the server's " +
+                        std::to_string(shape.partitions + 1) + " factors, each partition's own, the posterior): " +
+                        (numbers ? byteSizeText(static_cast<long double>(*numbers) * kBytesPerElement)
+                                 : std::string("more than 16 EiB")) +
+                        ", more than " + memory.text();
+  if (family == FamilyKind::Full && !memory.exceededBy(familyStateNumbers(FamilyKind::MeanField, shape)))
+    message += "; use the mean-field family (--family mean-field), which needs 2 x " + groupedNumber(d) +
+               " numbers per factor";
+  throw FitConfigurationError(message);
+}
+
 }  // namespace
 
+std::optional<std::uint64_t> familyStateNumbers(FamilyKind family, const ModelShape& shape) {
+  const std::uint64_t d = shape.globalDim;
+  if (d == UINT64_MAX) return std::nullopt;
+  const std::optional<std::uint64_t> perFactor =
+      family == FamilyKind::Full ? checkedMultiply(d, d + 1) : checkedMultiply(d, 2);
+  if (!perFactor) return std::nullopt;
+  return checkedMultiply(*perFactor, factorCopies(shape));
+}
+
 AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
+  return chooseAlgorithm(shape, o, memoryLimit());
+}
+
+AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, const MemoryLimit& memory) {
   if (o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Pvi)
     throw FitConfigurationError(notImplemented(o.algorithm));
   if (o.damping != 0.0 && !(o.damping > 0.0 && o.damping <= 1.0))
@@ -34,7 +75,12 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
 
   AlgorithmChoice c;
   c.algorithm = Algorithm::Pvi;
-  c.family = o.family ? *o.family : shape.globalDim <= kFullCovarianceMaxDim ? FamilyKind::Full : FamilyKind::MeanField;
+  // Auto picks full only when its D x D matrices fit in memory too.
+  const bool fullFits = !memory.exceededBy(familyStateNumbers(FamilyKind::Full, shape));
+  c.family = o.family                                               ? *o.family
+             : shape.globalDim <= kFullCovarianceMaxDim && fullFits ? FamilyKind::Full
+                                                                    : FamilyKind::MeanField;
+  checkFamilyFits(c.family, shape, memory);
   // Sequential PVI with rho = 1 needs the fewest rounds (one pass is assumed density filtering);
   // synchronous PVI runs clients in parallel but must be damped by about 1 / M.
   c.schedule = o.schedule ? *o.schedule : shape.localDim == 0 ? ScheduleKind::Synchronous : ScheduleKind::Sequential;

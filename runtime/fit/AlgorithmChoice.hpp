@@ -2,10 +2,13 @@
 // `--algorithm auto` and the checks of an explicit choice: which algorithm, schedule, family,
 // number of rounds and damping a fit uses, and one line saying why (docs/fitting.md has the rule).
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "runtime/fit/FitOptions.hpp"
+#include "runtime/model/MemoryLimit.hpp"
 
 namespace pvi {
 
@@ -33,7 +36,16 @@ class FitConfigurationError : public std::invalid_argument {
 };
 
 // Throws FitConfigurationError for an algorithm that is not implemented yet or invalid options
-// (damping outside (0, 1], zero steps or samples, ...).
+// (damping outside (0, 1], zero steps or samples, ...), and for a family whose factors cannot
+// fit in `memory` (the fit's D x D matrices of --family full; auto then picks mean-field).
+AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& options, const MemoryLimit& memory);
+// With memoryLimit().
 AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& options);
+
+// The fewest numbers (doubles) a fit with this family holds at once: the server's copy of every
+// factor (the prior and one per partition), each client's own copy of its factor, and the
+// posterior, D(D + 1) for a full covariance (mean and D x D matrix) and 2D for mean-field
+// (mean and variances) each; nullopt when the count overflows.
+std::optional<std::uint64_t> familyStateNumbers(FamilyKind family, const ModelShape& shape);
 
 }  // namespace pvi

@@ -9,9 +9,85 @@
 
 namespace pvi {
 
+namespace {
+
+// One variable of the draw tables, for the message about the largest.
+struct Largest {
+  std::size_t size = 0;
+  const VariableInfo* info = nullptr;
+  std::vector<std::uint64_t> dims;
+  std::string block;
+  std::size_t partition = kSharedBlock;
+};
+
+// Considers the variables of `layout`, described by `infos` (in the same order), as the largest.
+void consider(Largest& largest, const VariableLayout& layout, const std::vector<const VariableInfo*>& infos,
+              const std::vector<std::string>& blocks, std::size_t partition) {
+  const std::vector<VariableExtent>& vars = layout.variables();
+  for (std::size_t i = 0; i < vars.size() && i < infos.size(); ++i) {
+    if (largest.info != nullptr && vars[i].size <= largest.size) continue;
+    largest = {vars[i].size, infos[i], std::vector<std::uint64_t>(vars[i].dims.begin(), vars[i].dims.end()), blocks[i],
+               partition};
+  }
+}
+
+}  // namespace
+
+void checkDrawsFit(const CompiledModel& model, std::size_t draws) { checkDrawsFit(model, draws, memoryLimit()); }
+
+void checkDrawsFit(const CompiledModel& model, std::size_t draws, const MemoryLimit& limit) {
+  const ModelInfo& info = model.info();
+  // lp__, log_p__, log_g__, then every parameter and generated quantity.
+  std::uint64_t perDraw = 3 + model.parameterLayout().size() + model.generatedSharedLayout().size();
+  for (std::size_t j = 0; j < model.numPartitions(); ++j)
+    perDraw += model.localLayout(j).size() + model.generatedPartitionLayout(j).size();
+  const std::optional<std::uint64_t> total = checkedMultiply(draws, perDraw);
+  if (!limit.exceededBy(total)) return;
+
+  Largest largest;
+  std::vector<const VariableInfo*> infos;
+  std::vector<std::string> blocks;
+  auto add = [&](const std::vector<VariableInfo>& vars, const std::string& block) {
+    for (const VariableInfo& v : vars) {
+      infos.push_back(&v);
+      blocks.push_back(block);
+    }
+  };
+  add(info.globals, "global");
+  add(info.hypers, "hyper");
+  consider(largest, model.parameterLayout(), infos, blocks, kSharedBlock);
+  infos.clear(), blocks.clear();
+  add(info.generatedShared, "generated");
+  consider(largest, model.generatedSharedLayout(), infos, blocks, kSharedBlock);
+  for (std::size_t j = 0; j < model.numPartitions(); ++j) {
+    const std::string where = info.data.partitionName + " " + model.partitionLabel(j);
+    infos.clear(), blocks.clear();
+    add(info.locals, "local per " + where);
+    consider(largest, model.localLayout(j), infos, blocks, j);
+    infos.clear(), blocks.clear();
+    add(info.generatedPartition, "generated, " + where);
+    consider(largest, model.generatedPartitionLayout(j), infos, blocks, j);
+  }
+
+  std::string message =
+      groupedNumber(draws) + " draws of the " + groupedNumber(perDraw) +
+      " values of each draw (parameters and generated quantities) would take " +
+      (total ? byteSizeText(static_cast<long double>(*total) * kBytesPerElement) : std::string("more than 16 EiB")) +
+      ", more than " + limit.text();
+  if (largest.info != nullptr) {
+    const std::string origins = model.sizeOrigins(*largest.info, largest.partition);
+    message += "; the largest is '" + largest.info->name + "' (" + largest.info->type + ") in " + largest.block +
+               ", with " + elementCountText(largest.dims) + " per draw" + (origins.empty() ? "" : " (" + origins + ")");
+  }
+  const std::uint64_t fit = limit.bytes / kBytesPerElement / perDraw;
+  message += fit == 0 ? "; not even one draw fits" : "; at most " + groupedNumber(fit) + " draws fit";
+  throw DataError(message);
+}
+
 PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, std::size_t draws, std::uint64_t seed) {
   const std::size_t M = model.numPartitions();
   if (fit.posterior.isSampled()) draws = static_cast<std::size_t>(fit.posterior.sampled().draws.rows());
+  checkDrawsFit(model, draws);
   const auto n = static_cast<Eigen::Index>(draws);
 
   PosteriorDraws out;

@@ -33,6 +33,13 @@ struct PosteriorDraws {
 // `model` must have been built with its ModelInfo (names and layouts). A Gaussian posterior gives
 // `draws` fresh draws from `seed`; a sampled posterior gives its own draws (`draws` and `seed`
 // unused) with log_g__ NaN, as there is no q to evaluate.
+// Throws DataError (via checkDrawsFit) when the tables would not fit in memory.
 PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, std::size_t draws, std::uint64_t seed);
+
+// Refuses, before a fit, `draws` draws whose tables (every parameter and generated quantity of
+// each draw, as drawPosterior returns them) would exceed `limit`: throws DataError naming the
+// largest variable, its size and where the size came from, and how many draws would fit.
+void checkDrawsFit(const CompiledModel& model, std::size_t draws, const MemoryLimit& limit);
+void checkDrawsFit(const CompiledModel& model, std::size_t draws);  // with memoryLimit()
 
 }  // namespace pvi

@@ -1,9 +1,13 @@
 #include "runtime/model/CompiledModel.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <string>
+
+#include "runtime/model/MemoryLimit.hpp"
 
 namespace pvi {
 
@@ -25,6 +29,11 @@ auto withWorkspace(int64_t& status, Call&& call) {
     status = 0;
     auto result = call(scratch.workspace.data(), static_cast<int64_t>(scratch.workspace.size() * sizeof(double)));
     if (status <= 0) return result;
+    // Refused before allocating: a model-block local of a size too large for memory would
+    // otherwise end in std::bad_alloc.
+    if (const MemoryLimit limit = memoryLimit(); static_cast<uint64_t>(status) > limit.bytes)
+      throw ModelEvaluationError("the model's code needs " + byteSizeText(static_cast<long double>(status)) +
+                                 " of workspace for its local variables, more than " + limit.text());
     scratch.workspace.resize((static_cast<size_t>(status) + sizeof(double) - 1) / sizeof(double));
   }
 }
@@ -43,6 +52,30 @@ CompiledModel::CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlo
     : code_(code), info_(std::move(info)), labels_(std::move(partitionLabels)), locator_(std::move(locator)),
       shared_(std::move(shared)), partitions_(std::move(partitions)) {
   validate();
+  // Concrete shapes, from the data (the shapes functions read no parameters). Every size is
+  // checked against the memory limit before anything of that size is allocated.
+  const MemoryLimit limit = memoryLimit();
+  std::vector<double> sharedShapes;
+  if (code_.shapes_globals != nullptr) {
+    sharedShapes = output(code_.shapes_globals, code_.shapes_globals_size, nullptr, nullptr, nullptr, nullptr);
+    size_t cursor = 0;
+    checkSizes(info_.globals, "global", sharedShapes, &cursor, kSharedBlock, limit);
+    checkSizes(info_.hypers, "hyper", sharedShapes, &cursor, kSharedBlock, limit);
+    checkSizes(info_.generatedShared, "generated", sharedShapes, &cursor, kSharedBlock, limit);
+  }
+  std::vector<std::vector<double>> partitionShapes;
+  if (code_.shapes_partition != nullptr) {
+    for (size_t j = 0; j < partitions_.size(); ++j) {
+      partitionShapes.push_back(output(code_.shapes_partition, code_.shapes_partition_size, nullptr, nullptr, nullptr,
+                                       partitions_[j].pointers()));
+      const std::string label = partitionLabel(j);
+      size_t cursor = 0;
+      checkSizes(info_.locals, ("local per " + info_.data.partitionName + " " + label).c_str(), partitionShapes.back(),
+                 &cursor, j, limit);
+      checkSizes(info_.generatedPartition, ("generated, " + info_.data.partitionName + " " + label).c_str(),
+                 partitionShapes.back(), &cursor, j, limit);
+    }
+  }
   int64_t dims[3] = {0, 0, 0};
   code_.prior_dims(shared_.pointers(), nullptr, dims);
   dimZ_ = static_cast<size_t>(dims[0]);
@@ -51,24 +84,102 @@ CompiledModel::CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlo
     code_.partition_dims(shared_.pointers(), p.pointers(), dims);
     dimW_.push_back(static_cast<size_t>(dims[1]));
   }
-  // Concrete shapes, from the data (the shapes functions read no parameters).
   if (code_.shapes_globals != nullptr) {
-    std::vector<double> shapes = output(code_.shapes_globals, code_.shapes_globals_size, nullptr, nullptr, nullptr,
-                                        nullptr);
     size_t cursor = 0;
     std::vector<VariableInfo> params = info_.globals;
     params.insert(params.end(), info_.hypers.begin(), info_.hypers.end());
-    parameters_ = VariableLayout(params, shapes, &cursor);
-    generatedShared_ = VariableLayout(info_.generatedShared, shapes, &cursor);
+    parameters_ = VariableLayout(params, sharedShapes, &cursor);
+    generatedShared_ = VariableLayout(info_.generatedShared, sharedShapes, &cursor);
   }
-  if (code_.shapes_partition != nullptr) {
-    for (const DataBlock& p : partitions_) {
-      std::vector<double> shapes = output(code_.shapes_partition, code_.shapes_partition_size, nullptr, nullptr,
-                                          nullptr, p.pointers());
-      size_t cursor = 0;
-      locals_.emplace_back(info_.locals, shapes, &cursor);
-      generatedPartition_.emplace_back(info_.generatedPartition, shapes, &cursor);
+  for (const std::vector<double>& shapes : partitionShapes) {
+    size_t cursor = 0;
+    locals_.emplace_back(info_.locals, shapes, &cursor);
+    generatedPartition_.emplace_back(info_.generatedPartition, shapes, &cursor);
+  }
+}
+
+std::string CompiledModel::partitionLabel(size_t partition) const {
+  return partition < labels_.size() ? labels_[partition] : std::to_string(partition + 1);
+}
+
+namespace {
+
+// The names a size expression reads: identifiers not followed by '(' (a function call).
+std::vector<std::string> namesIn(const std::string& expr) {
+  std::vector<std::string> names;
+  auto identChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < expr.size();) {
+    if (!identChar(expr[i])) {
+      ++i;
+      continue;
     }
+    const size_t start = i;
+    while (i < expr.size() && (identChar(expr[i]) || expr[i] == '.')) ++i;
+    size_t next = i;
+    while (next < expr.size() && expr[next] == ' ') ++next;
+    const bool call = next < expr.size() && expr[next] == '(';
+    if (!std::isdigit(static_cast<unsigned char>(expr[start])) && !call) names.push_back(expr.substr(start, i - start));
+  }
+  return names;
+}
+
+}  // namespace
+
+std::string CompiledModel::sizeOrigins(const VariableInfo& v, size_t partition) const {
+  std::vector<std::string> names;
+  for (const std::vector<std::string>* dims : {&v.arrayDims, &v.shapeDims})
+    for (const std::string& expr : *dims)
+      for (std::string& n : namesIn(expr))
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(std::move(n));
+  // "D = 57, H = 100000 from data.json, N = 368 from clients.csv ...": one origin per run of
+  // names from the same place.
+  std::string text, pending;
+  std::string lastOrigin;
+  auto flush = [&] {
+    if (pending.empty()) return;
+    text += (text.empty() ? "" : ", ") + pending + (lastOrigin.empty() ? "" : " " + lastOrigin);
+    pending.clear();
+  };
+  for (const std::string& name : names) {
+    // The partition's own ints first: they hide shared ones of the same name.
+    const std::vector<DataField>* fields[2] = {&info_.data.partition, &info_.data.shared};
+    const DataBlock* blocks[2] = {partition < partitions_.size() ? &partitions_[partition] : nullptr, &shared_};
+    const size_t indices[2] = {partition, kSharedBlock};
+    for (int b = 0; b < 2; ++b) {
+      if (blocks[b] == nullptr) continue;
+      const std::vector<DataField>& f = *fields[b];
+      const auto it = std::find_if(f.begin(), f.end(), [&](const DataField& d) { return d.name == name; });
+      if (it == f.end()) continue;
+      const auto k = static_cast<size_t>(it - f.begin());
+      if (!it->isInt || !it->isScalar || k >= blocks[b]->size() || blocks[b]->length(k) != 1) break;
+      std::string origin = locator_ ? locator_(indices[b], k, 0) : "";
+      if (origin.compare(0, name.size() + 1, name + " ") == 0) origin.erase(0, name.size() + 1);
+      if (origin != lastOrigin) flush();
+      lastOrigin = origin;
+      pending += (pending.empty() ? "" : ", ") + name + " = " + std::to_string(blocks[b]->intAt(k, 0));
+      break;
+    }
+  }
+  flush();
+  return text;
+}
+
+void CompiledModel::checkSizes(const std::vector<VariableInfo>& vars, const char* block,
+                               const std::vector<double>& shapes, size_t* cursor, size_t partition,
+                               const MemoryLimit& limit) const {
+  for (const VariableInfo& v : vars) {
+    std::vector<uint64_t> dims;
+    bool valid = true;
+    for (size_t k = 0; k < v.rank(); ++k) {
+      if (*cursor >= shapes.size()) return;  // VariableLayout reports it
+      const std::optional<uint64_t> d = sizeFromDouble(shapes[(*cursor)++]);
+      if (d) dims.push_back(*d);
+      valid = valid && d.has_value();
+    }
+    if (!valid || !limit.exceededBy(checkedProduct(dims))) continue;  // an invalid size: VariableLayout reports it
+    const std::string origins = sizeOrigins(v, partition);
+    throw DataError(std::string(block) + ": '" + v.name + "' (" + v.type + ") would have " + elementCountText(dims) +
+                    ", more than " + limit.text() + (origins.empty() ? "" : "; " + origins));
   }
 }
 
@@ -92,9 +203,8 @@ void CompiledModel::validate() const {
   validateBlock(schema.shared, shared_, nullptr, code_.shared_counts, code_.shared_check, "data",
                 kSharedBlock);
   for (size_t j = 0; j < partitions_.size(); ++j) {
-    std::string label = j < labels_.size() ? labels_[j] : std::to_string(j + 1);
     validateBlock(schema.partition, partitions_[j], partitions_[j].pointers(), code_.partition_counts,
-                  code_.partition_check, "data per " + schema.partitionName + " " + label, j);
+                  code_.partition_check, "data per " + schema.partitionName + " " + partitionLabel(j), j);
   }
 }
 

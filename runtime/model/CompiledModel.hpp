@@ -9,6 +9,7 @@
 #include "runtime/model/DataBlock.hpp"
 #include "runtime/model/DataSchema.hpp"
 #include "runtime/model/FactorModel.hpp"
+#include "runtime/model/MemoryLimit.hpp"
 #include "runtime/model/ModelInfo.hpp"
 #include "runtime/model/VariableLayout.hpp"
 
@@ -36,7 +37,8 @@ inline constexpr size_t kSharedBlock = static_cast<size_t>(-1);
 class CompiledModel : public FactorModel {
  public:
   // Validates the data against the schema (count, kind and size of every variable, bounds, no
-  // NaN) before any evaluation; throws DataError. Partition labels name partitions in messages
+  // NaN) before any evaluation, and refuses parameters and generated quantities too large for
+  // memory (memoryLimit()) before allocating them; throws DataError. Partition labels name partitions in messages
   // (default: 1, 2, ...); a locator, when given, names where a bad element came from.
   CompiledModel(const pvi_model_code& code, const DataSchema& schema, DataBlock shared,
                 std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels = {},
@@ -72,6 +74,13 @@ class CompiledModel : public FactorModel {
   const VariableLayout& localLayout(size_t partition) const { return locals_.at(partition); }
   const VariableLayout& generatedPartitionLayout(size_t partition) const { return generatedPartition_.at(partition); }
 
+  // The ints that a variable's declared sizes read and where they came from, for messages:
+  // "N_test = 921, H = 100000 from data.json" (the locator names the file; `partition` is
+  // kSharedBlock for a shared variable, whose sizes read only shared data). Empty when its
+  // sizes read no data.
+  std::string sizeOrigins(const VariableInfo& variable, size_t partition) const;
+  std::string partitionLabel(size_t partition) const;  // as given, or 1, 2, ...
+
   // The generated maps between spaces, laid out as the layouts above say. unconstrainGlobals
   // takes constrained globals then hyperparameters and returns z then theta; it throws
   // std::invalid_argument when a value is outside its variable's bounds.
@@ -89,6 +98,10 @@ class CompiledModel : public FactorModel {
   std::vector<double> runOutput(pvi_output_fn fn, size_t n, const double* z, const double* w, const double* theta,
                                 const void* const* part) const;
   void validate() const;
+  // Throws DataError when one of `vars`, whose dims start at shapes[*cursor], would need more
+  // memory than `limit`; advances *cursor past them. `block` names them in the message.
+  void checkSizes(const std::vector<VariableInfo>& vars, const char* block, const std::vector<double>& shapes,
+                  size_t* cursor, size_t partition, const MemoryLimit& limit) const;
   void validateBlock(const std::vector<DataField>& fields, const DataBlock& block, const void* const* partitionPtrs,
                      pvi_counts_fn counts, pvi_check_fn check, const std::string& where, size_t blockIndex) const;
   double call(pvi_factor_fn fn, const double* z, const double* w, const double* theta, const void* const* part,

@@ -1,7 +1,11 @@
 #include "runtime/model/VariableLayout.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
+
+#include "runtime/model/MemoryLimit.hpp"
 
 namespace pvi {
 
@@ -16,12 +20,17 @@ VariableLayout::VariableLayout(const std::vector<VariableInfo>& vars, const std:
       if (*cursor >= shapes.size())
         throw std::runtime_error("the model's shapes function returned too few sizes (at '" + v.name + "')");
       double d = shapes[(*cursor)++];
-      if (!(d >= 0) || d != std::floor(d))
+      // Below 2^63, so that the conversion is exact and defined.
+      if (!(d >= 0) || d != std::floor(d) || !(d < 9223372036854775808.0))
         throw std::runtime_error("'" + v.name + "' has an invalid size " + std::to_string(d));
       e.dims.push_back(static_cast<int64_t>(d));
-      e.size *= static_cast<size_t>(d);
     }
-    size_ += e.size;
+    std::vector<uint64_t> dims(e.dims.begin(), e.dims.end());
+    const std::optional<uint64_t> n = checkedProduct(dims);
+    if (!n || *n > SIZE_MAX || __builtin_add_overflow(size_, static_cast<size_t>(*n), &size_))
+      throw std::runtime_error("'" + v.name + "' has more elements than can be counted (" + elementCountText(dims) +
+                               ")");
+    e.size = static_cast<size_t>(*n);
     vars_.push_back(std::move(e));
   }
 }

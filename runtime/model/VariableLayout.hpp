@@ -33,7 +33,8 @@ class VariableLayout {
   VariableLayout() = default;
   // `shapes` holds each variable's dims in order, as the generated shapes functions write them;
   // consumes rank() entries per variable starting at *cursor and advances it. Throws
-  // std::runtime_error when `shapes` is too short or holds a negative or non-integral size.
+  // std::runtime_error when `shapes` is too short or holds a negative or non-integral size, or
+  // when a count overflows (CompiledModel refuses sizes too large for memory before this).
   VariableLayout(const std::vector<VariableInfo>& vars, const std::vector<double>& shapes, size_t* cursor);
 
   const std::vector<VariableExtent>& variables() const { return vars_; }

@@ -92,5 +92,58 @@ TEST(AlgorithmChoice, UnimplementedAlgorithmsAndBadOptionsAreRefusedWithReasons)
   for (const std::string& n : algorithmNames()) EXPECT_EQ(algorithmName(parseAlgorithm(n)), n);
 }
 
+// The full family holds D(D + 1) numbers in each of 2(M + 1) copies of a factor: refused when
+// they exceed memory, with the mean-field family suggested; auto then picks mean-field.
+TEST(AlgorithmChoice, FullFamilyTooLargeForMemoryIsRefusedSuggestingMeanField) {
+  const MemoryLimit memory{std::uint64_t{16} << 30, "a test limit"};
+  FitOptions full;
+  full.family = FamilyKind::Full;
+  // bnn_classifier with H = 1000: 57 x 1000 + 2 x 1000 + 1 globals, 10 partitions.
+  try {
+    chooseAlgorithm(shape(59001, 10, 0), full, memory);
+    ADD_FAILURE() << "accepted";
+  } catch (const FitConfigurationError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "the full-covariance Gaussian family over 59,001 global dimensions needs a 59,001 x 59,001 covariance "
+              "matrix (25.9 GiB) in each of the 22 copies of a factor the fit holds at least (the server's 11 factors, "
+              "each partition's own, the posterior): 571 GiB, more than a test limit (16.0 GiB); use the mean-field "
+              "family (--family mean-field), which needs 2 x 59,001 numbers per factor");
+  }
+  FitOptions meanField;
+  meanField.family = FamilyKind::MeanField;
+  EXPECT_EQ(chooseAlgorithm(shape(59001, 10, 0), meanField, memory).family, FamilyKind::MeanField);
+
+  // Exactly at the limit is accepted, one number more is not.
+  const std::uint64_t numbers = *familyStateNumbers(FamilyKind::Full, shape(100, 3, 0));
+  EXPECT_EQ(numbers, 100u * 101u * 8u);
+  const MemoryLimit exact{numbers * 8, "exact"}, short1{numbers * 8 - 1, "short"};
+  EXPECT_EQ(chooseAlgorithm(shape(100, 3, 0), full, exact).family, FamilyKind::Full);
+  EXPECT_THROW(chooseAlgorithm(shape(100, 3, 0), full, short1), FitConfigurationError);
+  // Auto, which would pick full at 100 dimensions, picks mean-field when full does not fit.
+  EXPECT_EQ(chooseAlgorithm(shape(100, 3, 0), FitOptions{}, exact).family, FamilyKind::Full);
+  EXPECT_EQ(chooseAlgorithm(shape(100, 3, 0), FitOptions{}, short1).family, FamilyKind::MeanField);
+}
+
+TEST(AlgorithmChoice, FamilySizesAreCheckedNotWrapped) {
+  // D = 2^32: D x D overflows 64 bits.
+  const std::size_t d = std::size_t{1} << 32;
+  EXPECT_EQ(familyStateNumbers(FamilyKind::Full, shape(d, 1, 0)), std::nullopt);
+  EXPECT_EQ(familyStateNumbers(FamilyKind::MeanField, shape(d, 1, 0)), 2 * d * 4);
+  FitOptions full;
+  full.family = FamilyKind::Full;
+  // Refused on any machine, by this machine's memory.
+  EXPECT_THROW(chooseAlgorithm(shape(d, 1, 0), full), FitConfigurationError);
+  // Mean-field too large: no family to suggest.
+  try {
+    chooseAlgorithm(shape(1000000, 10, 0), FitOptions{}, MemoryLimit{std::uint64_t{64} << 20, "a test limit"});
+    ADD_FAILURE() << "accepted";
+  } catch (const FitConfigurationError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "the mean-field Gaussian family over 1,000,000 global dimensions needs 2 x 1,000,000 numbers in each of "
+              "the 22 copies of a factor the fit holds at least (the server's 11 factors, each partition's own, the "
+              "posterior): 336 MiB, more than a test limit (64.0 MiB)");
+  }
+}
+
 }  // namespace
 }  // namespace pvi
