@@ -60,7 +60,7 @@ TEST(DrawsLimit, TooManyDrawsAreRefusedNamingTheLargestVariable) {
 TEST(DrawsLimit, DrawPosteriorRefusesBeforeAllocating) {
   const Small s = small(1000);
   FitResult fit;
-  fit.posterior = GaussianPosterior{Eigen::VectorXd::Zero(1), Eigen::MatrixXd::Identity(1, 1), {{}, {}}};
+  fit.posterior = GaussianPosterior{Eigen::VectorXd::Zero(1), Eigen::MatrixXd::Identity(1, 1), {}, {{}, {}}};
   {
     struct Limit {
       Limit() { setenv(kMemoryLimitVariable, "1M", 1); }
