@@ -390,6 +390,7 @@ class Emitter {
         case Op::Load: loadValue(k, i); break;
         case Op::Reshape: ptrs_[k] = ptrOf(i.operands[0]); break;
         case Op::CheckData: checkData(i); break;
+        case Op::CheckSize: checkSize(i); break;
         case Op::Zero:
           b_.CreateMemSet(ptrs_[k], b_.getInt8(0), b_.CreateMul(count(i.type), i64(8)), llvm::MaybeAlign(8));
           break;
@@ -673,6 +674,23 @@ class Emitter {
     idx->addIncoming(b_.CreateAdd(idx, i64(1)), next);
     b_.CreateBr(loop);
     b_.SetInsertPoint(done);
+  }
+  // Two sizes that must be equal: when they differ, ends the function with status -5 and
+  // where = {check index, first size, second size}.
+  void checkSize(const Inst& i) {
+    llvm::Value* a = intOf(i.operands[0]);
+    llvm::Value* c = intOf(i.operands[1]);
+    auto* bad = llvm::BasicBlock::Create(ctx_, "size.bad", fn_);
+    auto* ok = llvm::BasicBlock::Create(ctx_, "size.ok", fn_);
+    b_.CreateCondBr(b_.CreateICmpNE(a, c), bad, ok, llvm::MDBuilder(ctx_).createBranchWeights(1, 1000));
+    b_.SetInsertPoint(bad);
+    llvm::Value* where = arg(5);
+    b_.CreateStore(i64(i.imm), where);
+    b_.CreateStore(a, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 1));
+    b_.CreateStore(c, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 2));
+    b_.CreateStore(i64(PVI_STATUS_SIZE_MISMATCH), statusArg());
+    b_.CreateRet(f64(0.0));
+    b_.SetInsertPoint(ok);
   }
   void addTarget(llvm::Value* v) { b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(b_.getDoubleTy(), target_), v), target_); }
 

@@ -35,6 +35,7 @@ const char* opName(Op op) {
     case Op::Output: return "output";
     case Op::Zero: return "zero";
     case Op::CheckData: return "check";
+    case Op::CheckSize: return "check_size";
     case Op::LoopBegin: return "loop";
     case Op::LoopEnd: return "end_loop";
     case Op::IfBegin: return "if";
@@ -56,7 +57,8 @@ void print(std::ostream& out, const Function& f) {
     out << std::string(static_cast<size_t>(depth) * 2, ' ');
     if (i.op == Op::LoopBegin || i.op == Op::IfBegin || i.op == Op::Else) ++depth;
     bool definesValue = i.op != Op::AddTarget && i.op != Op::Backward && i.op != Op::Output && i.op != Op::Store && i.op != Op::LoopEnd && i.op != Op::IfBegin &&
-                        i.op != Op::Else && i.op != Op::IfEnd && i.op != Op::CheckData;
+                        i.op != Op::Else && i.op != Op::IfEnd && i.op != Op::CheckData &&
+                        i.op != Op::CheckSize;
     if (definesValue) out << value(static_cast<ValueId>(k)) << " = ";
     out << opName(i.op);
     switch (i.op) {
@@ -76,6 +78,7 @@ void print(std::ostream& out, const Function& f) {
     if (i.op == Op::Kernel && i.name.rfind("tf_", 0) == 0) out << (i.imm ? " +jacobian" : "");
     if (i.op == Op::LoopBegin && i.imm) out << " reverse";
     if (i.op == Op::Load && i.imm) out << " saved";
+    if (i.op == Op::CheckSize) out << " #" << i.imm;
     for (size_t a = 0; a < i.operands.size(); ++a)
       out << (a == 0 ? " " : ", ") << (i.operands[a] == kNone ? std::string("_") : value(i.operands[a]));
     if (definesValue) out << " : " << typeText(i.type);

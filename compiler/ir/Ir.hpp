@@ -68,6 +68,8 @@ enum class Op {
   CheckData,    // data validation: the elements of data operands[0] must lie within
                 // [operands[1], operands[2]] (kNone: no bound) and reals must not be NaN;
                 // imm = the variable's index in its block
+  CheckSize,    // data validation: int scalars operands[0] and operands[1] must be equal;
+                // imm = the index of the size check (DataSchema::sizeChecks)
   // Gradient functions only (made by compiler/ad):
   Zero,         // a zeroed buffer of the result's type: the adjoint of a computed value
   Backward,     // the derivative rule of instruction operands[0]: operands[1] is its adjoint,

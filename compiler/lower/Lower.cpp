@@ -1,5 +1,10 @@
 #include "compiler/lower/Lower.hpp"
 
+#include <cctype>
+#include <functional>
+#include <charconv>
+#include <cstring>
+
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/lower/Describe.hpp"
 #include "compiler/lower/FunctionLowerer.hpp"
@@ -17,6 +22,123 @@ using ir::VType;
 constexpr const char* kSizeNotFromData =
     "a size of a data, parameter or generated variable that is not computed from int constants and int data "
     "scalars alone";
+
+namespace {
+
+// A size as the checker spells it (compiler/sema/Type.hpp: "N", "(K + 1)", "(N - 2 + 1)", "-N"),
+// read back as a term over int constants and int scalar data. Anything else (a loop variable, an
+// int of the model block, a function call, an element of an int array) gives nullopt: such a size
+// cannot be evaluated when data are bound.
+struct SizeTerm {
+  char op = 'c';  // 'c' constant, 'n' data name, 'u' negation, or one of + - * / %
+  int64_t value = 0;
+  const Symbol* symbol = nullptr;
+  std::vector<SizeTerm> args;
+};
+
+class SizeParser {
+ public:
+  SizeParser(const std::string& text, const CheckedProgram& p) : t_(text), p_(p) {}
+  std::optional<SizeTerm> parse() {
+    std::optional<SizeTerm> r = sum();
+    skip();
+    if (!r || pos_ != t_.size()) return std::nullopt;
+    return r;
+  }
+
+ private:
+  using Next = std::optional<SizeTerm> (SizeParser::*)();
+  void skip() {
+    while (pos_ < t_.size() && t_[pos_] == ' ') ++pos_;
+  }
+  bool eat(char c) {
+    skip();
+    if (pos_ >= t_.size() || t_[pos_] != c) return false;
+    ++pos_;
+    return true;
+  }
+  std::optional<SizeTerm> binary(Next next, const char* ops) {
+    std::optional<SizeTerm> lhs = (this->*next)();
+    while (lhs) {
+      skip();
+      if (pos_ >= t_.size() || std::strchr(ops, t_[pos_]) == nullptr) break;
+      char op = t_[pos_++];
+      std::optional<SizeTerm> rhs = (this->*next)();
+      if (!rhs) return std::nullopt;
+      SizeTerm b;
+      b.op = op;
+      b.args.push_back(std::move(*lhs));
+      b.args.push_back(std::move(*rhs));
+      lhs = std::move(b);
+    }
+    return lhs;
+  }
+  std::optional<SizeTerm> sum() { return binary(&SizeParser::product, "+-"); }
+  std::optional<SizeTerm> product() { return binary(&SizeParser::unary, "*/%"); }
+  std::optional<SizeTerm> unary() {
+    if (eat('-')) {
+      std::optional<SizeTerm> a = unary();
+      if (!a) return std::nullopt;
+      SizeTerm u;
+      u.op = 'u';
+      u.args.push_back(std::move(*a));
+      return u;
+    }
+    if (eat('+')) return unary();
+    if (eat('(')) {
+      std::optional<SizeTerm> a = sum();
+      if (!a || !eat(')')) return std::nullopt;
+      return a;
+    }
+    skip();
+    const size_t begin = pos_;
+    SizeTerm leaf;
+    if (pos_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[pos_]))) {
+      while (pos_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[pos_]))) ++pos_;
+      auto [end, ec] = std::from_chars(t_.data() + begin, t_.data() + pos_, leaf.value);
+      if (ec != std::errc()) return std::nullopt;
+      return leaf;
+    }
+    while (pos_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[pos_])) || t_[pos_] == '_')) ++pos_;
+    if (pos_ == begin) return std::nullopt;
+    const Symbol* s = p_.find(t_.substr(begin, pos_ - begin));
+    if (s == nullptr || !s->isData() || !s->type.isIntScalar()) return std::nullopt;
+    leaf.op = 'n';
+    leaf.symbol = s;
+    return leaf;
+  }
+
+  const std::string& t_;
+  const CheckedProgram& p_;
+  size_t pos_ = 0;
+};
+
+bool usesPartitionData(const SizeTerm& t) {
+  if (t.op == 'n') return t.symbol->kind == SymbolKind::PartitionData;
+  for (const SizeTerm& a : t.args)
+    if (usesPartitionData(a)) return true;
+  return false;
+}
+
+// One line of source text, at most `limit` characters, for messages.
+std::string excerpt(const std::string& source, Span s, size_t limit = 80) {
+  std::string out;
+  bool space = false;
+  for (uint32_t k = s.begin; k < s.end && k < source.size(); ++k) {
+    char c = source[k];
+    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  if (out.size() > limit) out = out.substr(0, limit - 3) + "...";
+  return out;
+}
+
+}  // namespace
 
 FunctionLowerer::FunctionLowerer(const CheckedProgram& p, const LoweredModel& layout, ir::Function& f, bool isPrior)
     : p_(p), layout_(layout), f_(f), isPrior_(isPrior) {
@@ -37,6 +159,26 @@ void FunctionLowerer::runDataCheck(ir::Source source) {
     Inst c{Op::CheckData, intScalar(), {values_[s], bound(ts.lower), bound(ts.upper)}, "", static_cast<int64_t>(k)};
     c.comment = s->name;
     add(c);
+  }
+  // The size equalities the checker deferred to binding: those using per-partition data in the
+  // partition check, the others in the shared one.
+  for (size_t k = 0; k < layout_.schema.sizeChecks.size(); ++k) {
+    const SizeCheckInfo& c = layout_.schema.sizeChecks[k];
+    if (c.partition != (source == ir::Source::Partition)) continue;
+    std::function<ValueId(const SizeTerm&)> value = [&](const SizeTerm& t) -> ValueId {
+      switch (t.op) {
+        case 'c': return constInt(t.value);
+        case 'n': return values_.at(t.symbol);
+        case 'u': return intArith("-", constInt(0), value(t.args[0]));
+        default: return intArith(std::string(1, t.op), value(t.args[0]), value(t.args[1]));
+      }
+    };
+    ValueId a = value(*SizeParser(c.a, p_).parse());
+    ValueId b = value(*SizeParser(c.b, p_).parse());
+    Inst check = ir::makeInst(Op::CheckSize, intScalar(), {a, b});
+    check.imm = static_cast<int64_t>(k);
+    check.comment = c.a + " == " + c.b;
+    add(check);
   }
 }
 
@@ -402,6 +544,21 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
   m.schema.partitionName = m.partitionName;
   for (auto [syms, fields] : {std::pair{&m.sharedData, &m.schema.shared}, std::pair{&m.partitionData, &m.schema.partition}})
     for (const Symbol* s : *syms) fields->push_back(describeVariable(*s));
+  // The size checks the data checks can make: both sizes computed from int constants and int
+  // data scalars. (The others depend on values known only while the model runs.)
+  for (const SizeCheckAtBinding& c : program.sizeChecks) {
+    std::optional<lower::SizeTerm> a = lower::SizeParser(c.check.a.text, program).parse();
+    std::optional<lower::SizeTerm> b = lower::SizeParser(c.check.b.text, program).parse();
+    if (!a || !b) continue;
+    LineCol lc = diags.file().lineCol(c.span.begin);
+    SizeCheckInfo info{c.check.a.text, c.check.b.text, c.check.what, lower::excerpt(diags.file().text(), c.whole),
+                       std::to_string(lc.line) + ":" + std::to_string(lc.col),
+                       lower::usesPartitionData(*a) || lower::usesPartitionData(*b)};
+    bool seen = false;
+    for (const SizeCheckInfo& o : m.schema.sizeChecks)
+      seen = seen || (o.a == info.a && o.b == info.b && o.what == info.what && o.at == info.at);
+    if (!seen) m.schema.sizeChecks.push_back(std::move(info));
+  }
   try {
     FunctionLowerer(program, m, m.prior, true).run();
     FunctionLowerer(program, m, m.sharedCheck, true).runDataCheck(ir::Source::Shared);

@@ -29,7 +29,7 @@ struct LoweredModel {
   // the locals and partition generated quantities (see runtime/abi/factor_abi.h).
   ir::Function shapesGlobals, shapesPartition;
   std::vector<const Stmt*> generatedShared, generatedPartition;  // the declarations output
-  DataSchema schema;
+  DataSchema schema;  // with the size checks that sharedCheck / partitionCheck make (CheckSize)
   ModelInfo info;  // schema, parameters, generated quantities and source hash, for the runtime (name empty)
   std::string partitionName;
   std::vector<const Symbol*> sharedData;     // data argument order of the shared data

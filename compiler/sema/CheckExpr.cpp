@@ -143,7 +143,7 @@ Type Checker::applySignature(const stdlib::FunctionEntry& f, Expr& e, const std:
     stdlib::SizeChecker sizes;
     Type result = sig->result(stdlib::CallArgs{types, asSize, sizes});
     bool mismatch = !sizes.errors.empty();
-    recordSizes(sizes, at);
+    recordSizes(sizes, at, e.span);
     return mismatch ? Type::poisoned() : result;
   }
   if (isOperator) {
@@ -194,7 +194,7 @@ Type Checker::checkCall(Expr& e) {
     std::vector<Expr*> args;
     for (ExprPtr& a : e.args) args.push_back(a.get());
     size_t errorsBefore = diags_.errorCount();
-    checkDistributionArgs(*d, args, e.nameSpan, e.text);
+    checkDistributionArgs(*d, args, e.nameSpan, e.span, e.text);
     markPriors(*e.args[0]);
     return diags_.errorCount() == errorsBefore ? Type::realScalar() : Type::poisoned();
   }

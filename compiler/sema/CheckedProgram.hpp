@@ -25,7 +25,8 @@ struct AssignedStatement {
 
 struct SizeCheckAtBinding {
   stdlib::DeferredSizeCheck check;
-  Span span;
+  Span span;   // where its diagnostics would point (an operator's expression, a function's name)
+  Span whole;  // the whole expression or statement, for messages when data are bound
 };
 
 struct CheckedProgram {

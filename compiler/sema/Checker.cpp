@@ -518,11 +518,11 @@ void Checker::checkTilde(Stmt& s) {
     diags_.error(s.nameSpan, "unknown distribution '" + s.name + "'" + hint);
     return;
   }
-  checkDistributionArgs(*d, args, s.nameSpan, s.name);
+  checkDistributionArgs(*d, args, s.nameSpan, s.span, s.name);
   markPriors(*s.exprs[0]);
 }
 
-void Checker::checkDistributionArgs(const stdlib::DistributionEntry& d, std::vector<Expr*> args, Span at,
+void Checker::checkDistributionArgs(const stdlib::DistributionEntry& d, std::vector<Expr*> args, Span at, Span whole,
                                     const std::string& shownName) {
   std::vector<Type> types;
   bool anyError = false;
@@ -552,12 +552,12 @@ void Checker::checkDistributionArgs(const stdlib::DistributionEntry& d, std::vec
   }
   stdlib::SizeChecker sizes;
   d.sizeRule(types, sizes);
-  recordSizes(sizes, at);
+  recordSizes(sizes, at, whole);
 }
 
-void Checker::recordSizes(stdlib::SizeChecker& sizes, Span at) {
+void Checker::recordSizes(stdlib::SizeChecker& sizes, Span at, std::optional<Span> whole) {
   for (const std::string& e : sizes.errors) diags_.error(at, "size mismatch: " + e);
-  for (auto& d : sizes.deferred) out_.sizeChecks.push_back({std::move(d), at});
+  for (auto& d : sizes.deferred) out_.sizeChecks.push_back({std::move(d), at, whole.value_or(at)});
 }
 
 // A statement is a prior for a latent when the latent itself is the variate: `b ~`, `b[i] ~`,

@@ -1,5 +1,6 @@
 #pragma once
 // Internal to compiler/sema: the checker's state, shared by its translation units.
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -33,7 +34,7 @@ class Checker {
   void checkDecl(Stmt& s, BlockKind block);
   void checkAssign(Stmt& s, BlockKind block);
   void checkTilde(Stmt& s);
-  void checkDistributionArgs(const stdlib::DistributionEntry& d, std::vector<Expr*> args, Span at,
+  void checkDistributionArgs(const stdlib::DistributionEntry& d, std::vector<Expr*> args, Span at, Span whole,
                              const std::string& shownName);
   void checkAssignable(const Type& target, const Type& value, Span at, const std::string& what);
   void warnMissingPriors();
@@ -51,7 +52,8 @@ class Checker {
   Type checkIndex(Expr& e);
   Type applySignature(const stdlib::FunctionEntry& f, Expr& e, const std::vector<Type>& types,
                       const std::vector<Size>& sizes, bool isOperator);
-  void recordSizes(stdlib::SizeChecker& sizes, Span at);
+  // `whole`: the expression or statement that `at` belongs to (default: `at`).
+  void recordSizes(stdlib::SizeChecker& sizes, Span at, std::optional<Span> whole = std::nullopt);
   void markPriors(const Expr& variate);
 
   // Factor assignment (FactorAssignment.cpp)

@@ -32,12 +32,15 @@ typedef void (*pvi_dims_fn)(const void *const *shared, const void *const *partit
  * counts writes the number of elements each variable of the block must have (by index);
  * check verifies bounds and that no real is NaN, assuming the counts hold: *status = 0, or -3
  * with where = {variable, element (0-based, column-major), 1 below lower / 2 above upper /
- * 3 NaN}, or > 0 when the workspace is too small (bytes needed). */
+ * 3 NaN}, or -5 when a size equality the compiler could not decide fails (the size checks of the
+ * model description, runtime/model/ModelInfo.hpp) with where = {check index, first size, second
+ * size}, or > 0 when the workspace is too small (bytes needed). */
 typedef void (*pvi_counts_fn)(const void *const *shared, const void *const *partition, int64_t *counts);
 typedef double (*pvi_check_fn)(const void *const *shared, const void *const *partition, void *workspace,
                                int64_t workspace_bytes, int64_t *status, int64_t *where);
 #define PVI_STATUS_DATA_OUT_OF_BOUNDS (-3)
 #define PVI_STATUS_VALUE_OUT_OF_BOUNDS (-4) /* unconstrain: a value outside its variable's bounds */
+#define PVI_STATUS_SIZE_MISMATCH (-5)      /* check: two sizes that must be equal differ */
 
 /* Output functions: constrained values and generated quantities, written to `out`; the size
  * function writes the output's length to out[0] (other entries unspecified). */
@@ -49,7 +52,7 @@ typedef double (*pvi_output_fn)(const double *z, const double *w, const double *
  * their symbols, and the model description (runtime/model/ModelInfo.hpp) an AOT object carries.
  * A model description records the version it was compiled for; the runtime refuses one of
  * another version. Increase it with every incompatible change. */
-#define PVI_FACTOR_ABI_VERSION 1
+#define PVI_FACTOR_ABI_VERSION 2
 
 /* Every generated function, once: X(member, type, partition) for each member of pvi_model_code,
  * in order. `type` is its function pointer type; `partition` is 1 for the functions only a model

@@ -241,6 +241,19 @@ void CompiledModel::validateBlock(const std::vector<DataField>& fields, const Da
     return check(shared_.pointers(), partitionPtrs, ws, bytes, &status, at);
   });
   if (status == 0) return;
+  if (status == PVI_STATUS_SIZE_MISMATCH) {
+    const auto& checks = info_.data.sizeChecks;
+    if (at[0] < 0 || static_cast<size_t>(at[0]) >= checks.size())
+      throw DataError(where + ": sizes that must be equal differ (" + std::to_string(at[1]) + " vs " +
+                      std::to_string(at[2]) + ")");
+    const SizeCheckInfo& c = checks[static_cast<size_t>(at[0])];
+    // "N = 3", or "3" for a constant.
+    auto side = [](const std::string& text, int64_t v) {
+      return text == std::to_string(v) ? text : text + " = " + std::to_string(v);
+    };
+    throw DataError(where + ": sizes that must be equal differ: " + side(c.a, at[1]) + " but " + side(c.b, at[2]) +
+                    " (" + c.what + ") in '" + c.expr + "' at " + c.at);
+  }
   const DataField& f = fields.at(static_cast<size_t>(at[0]));
   size_t i = static_cast<size_t>(at[1]);
   std::string value = f.isInt ? std::to_string(block.intAt(static_cast<size_t>(at[0]), i))

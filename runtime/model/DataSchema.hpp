@@ -44,10 +44,22 @@ struct VariableInfo {
 
 using DataField = VariableInfo;
 
+// A size equality the compiler could not decide (e.g. N == M): the data checks (shared_check, or
+// partition_check when a size uses per-partition data) verify it when data are bound and report
+// a failure as PVI_STATUS_SIZE_MISMATCH with this check's index (runtime/abi/factor_abi.h).
+struct SizeCheckInfo {
+  std::string a, b;        // the two sizes as the checker spells them, e.g. "N" and "(K + 1)"
+  std::string what;        // e.g. "sizes of the operands of './' differ"
+  std::string expr;        // the source text of the expression or statement (one line)
+  std::string at;          // its position, "line:col"
+  bool partition = false;  // uses per-partition data: checked for each partition
+};
+
 struct DataSchema {
   std::string partitionName;          // e.g. "client"; empty without partitions
   std::vector<DataField> shared;      // `data { }`, in declaration order
   std::vector<DataField> partition;   // `data per P { }`, in declaration order
+  std::vector<SizeCheckInfo> sizeChecks;  // size equalities checked when data are bound
 };
 
 }  // namespace pvi

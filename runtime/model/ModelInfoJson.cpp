@@ -117,6 +117,11 @@ std::string toJson(const ModelInfo& info) {
          {"locals", variables(info.locals)},
          {"generated_shared", variables(info.generatedShared)},
          {"generated_partition", variables(info.generatedPartition)}};
+  json checks = json::array();
+  for (const SizeCheckInfo& c : info.data.sizeChecks)
+    checks.push_back({{"a", c.a}, {"b", c.b}, {"what", c.what}, {"expr", c.expr}, {"at", c.at},
+                      {"partition", c.partition}});
+  j["size_checks"] = checks;
   return j.dump();
 }
 
@@ -141,6 +146,11 @@ ModelInfo modelInfoFromJson(const std::string& text) {
     info.locals = variablesFrom(j.at("locals"));
     info.generatedShared = variablesFrom(j.at("generated_shared"));
     info.generatedPartition = variablesFrom(j.at("generated_partition"));
+    if (j.contains("size_checks"))  // absent: none
+      for (const json& c : j.at("size_checks"))
+        info.data.sizeChecks.push_back({c.at("a").get<std::string>(), c.at("b").get<std::string>(),
+                                   c.at("what").get<std::string>(), c.at("expr").get<std::string>(),
+                                   c.at("at").get<std::string>(), c.at("partition").get<bool>()});
     return info;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("malformed model info: ") + e.what());

@@ -288,6 +288,33 @@ TEST_F(BadInput, FailedOutputsLeaveNothingBehind) {
   }
 }
 
+// A size equality the compiler could not decide (docs/language.md, "Symbolic sizes") is checked
+// when the data are bound: a data error naming the partition, the statement and both sizes.
+TEST_F(BadInput, SizesThatMustAgreeDiffer) {
+  std::string model = write("nm.pvi", R"(@partition(silo)
+data { int K; }
+data per silo { int N; int M; vector[N] y; matrix[M, K] X; }
+global { vector[K] beta; }
+model {
+  beta ~ normal(0, 1);
+  y ~ normal(X * beta, 1);
+}
+)");
+  std::string shared = write("shared.json", R"({"K": 1})");
+  std::string good = write("north.json", R"({"N": 2, "M": 2, "y": [1, 2], "X": [[1], [2]]})");
+  std::string bad = write("south.json", R"({"N": 2, "M": 3, "y": [1, 2], "X": [[1], [2], [3]]})");
+  ProcessResult r = run(pvic() + " run " + model + kQuick + " -o " + (dir.path / "fit.csv").string() + " --data " +
+                        shared + " --partition-data " + good + " --partition-data " + bad);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("data per silo south: sizes that must be equal differ: N = 2 but M = 3"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("'y ~ normal(X * beta, 1);' at 7:7"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir.path / "fit.csv"));
+  r = run(pvic() + " run " + model + kQuick + " -o " + (dir.path / "fit.csv").string() + " --data " + shared +
+          " --partition-data " + good + " --partition-data " + good + " --partition-label a --partition-label b");
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
 TEST_F(BadInput, InvalidModel) {
   std::string model = write("bad.pvi", "global { real a; } model { a ~ normal(0, s); }");
   ProcessResult r = run(pvic() + " run " + model + kQuick);

@@ -96,14 +96,9 @@ constexpr size_t kSemanticMutantsPerExample = 60;
 
 // Inputs (by id, default seed only) that fail because of a known bug: reported, not counted as
 // failures. Remove an entry when its bug is fixed; with another seed every failure counts.
-//   * The size checks deferred to data binding (docs/language.md, "Symbolic sizes"; listed by
-//     `pvic check --factors`) are not made: neither the binding nor the generated code checks
-//     them, so `X_test ./ W1` with X_test [N_test, D] and W1 [D, H] reads and writes out of
-//     bounds, which corrupts the heap (abort in malloc) or ends in SIGSEGV.
-const std::vector<std::string> kKnownFailures = {
-    "sem-examples_bnn_classifier_model_pvi-0031",  // X_test .^ W1: malloc(): mismatching next->prev_size
-    "sem-examples_bnn_classifier_model_pvi-0057",  // -X_test ./ W1: SIGSEGV
-};
+// (Empty: the size checks deferred to data binding, whose absence let `X_test ./ W1` with
+// X_test [N_test, D] and W1 [D, H] run out of bounds, are now made by the data checks.)
+const std::vector<std::string> kKnownFailures = {};
 
 // ---------------------------------------------------------------------------------------------
 // Seeds
