@@ -664,16 +664,20 @@ class Emitter {
     auto* next = llvm::BasicBlock::Create(ctx_, "check.next", fn_);
     b_.CreateCondBr(b_.CreateICmpNE(kind, i64(0)), bad, next);
     b_.SetInsertPoint(bad);
-    llvm::Value* where = arg(5);
-    b_.CreateStore(i64(i.imm), where);
-    b_.CreateStore(idx, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 1));
-    b_.CreateStore(kind, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 2));
-    b_.CreateStore(i64(PVI_STATUS_DATA_OUT_OF_BOUNDS), statusArg());
-    b_.CreateRet(f64(0.0));
+    failCheck(i64(i.imm), idx, kind, PVI_STATUS_DATA_OUT_OF_BOUNDS);
     b_.SetInsertPoint(next);
     idx->addIncoming(b_.CreateAdd(idx, i64(1)), next);
     b_.CreateBr(loop);
     b_.SetInsertPoint(done);
+  }
+  // Ends a data-check function: where = {w0, w1, w2}, the status, and return.
+  void failCheck(llvm::Value* w0, llvm::Value* w1, llvm::Value* w2, std::int64_t status) {
+    llvm::Value* where = arg(5);
+    b_.CreateStore(w0, where);
+    b_.CreateStore(w1, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 1));
+    b_.CreateStore(w2, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 2));
+    b_.CreateStore(i64(status), statusArg());
+    b_.CreateRet(f64(0.0));
   }
   // Two sizes that must be equal: when they differ, ends the function with status -5 and
   // where = {check index, first size, second size}.
@@ -684,12 +688,7 @@ class Emitter {
     auto* ok = llvm::BasicBlock::Create(ctx_, "size.ok", fn_);
     b_.CreateCondBr(b_.CreateICmpNE(a, c), bad, ok, llvm::MDBuilder(ctx_).createBranchWeights(1, 1000));
     b_.SetInsertPoint(bad);
-    llvm::Value* where = arg(5);
-    b_.CreateStore(i64(i.imm), where);
-    b_.CreateStore(a, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 1));
-    b_.CreateStore(c, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 2));
-    b_.CreateStore(i64(PVI_STATUS_SIZE_MISMATCH), statusArg());
-    b_.CreateRet(f64(0.0));
+    failCheck(i64(i.imm), a, c, PVI_STATUS_SIZE_MISMATCH);
     b_.SetInsertPoint(ok);
   }
   void addTarget(llvm::Value* v) { b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(b_.getDoubleTy(), target_), v), target_); }
