@@ -29,7 +29,7 @@ PartitionLikelihood::PartitionLikelihood(const FactorModel& model, std::size_t p
 }
 
 double PartitionLikelihood::evaluate(const double* z, const double* w, double* gradZ, double* gradW) const {
-  return model_.partitionLogDensity(partition_, z, w, theta_.empty() ? nullptr : theta_.data(), gradZ, gradW, nullptr);
+  return evaluateAt(theta_.empty() ? nullptr : theta_.data(), z, w, gradZ, gradW, nullptr);
 }
 
 double PartitionLikelihood::evaluateAt(const double* theta, const double* z, const double* w, double* gradZ,
@@ -53,8 +53,8 @@ PriorLikelihood::PriorLikelihood(const FactorModel& model, std::vector<double> t
                                 std::to_string(model.hyperDim()));
 }
 
-double PriorLikelihood::evaluate(const double* z, const double*, double* gradZ, double*) const {
-  return model_.priorLogDensity(z, theta_.empty() ? nullptr : theta_.data(), gradZ, nullptr);
+double PriorLikelihood::evaluate(const double* z, const double* w, double* gradZ, double* gradW) const {
+  return evaluateAt(theta_.empty() ? nullptr : theta_.data(), z, w, gradZ, gradW, nullptr);
 }
 
 double PriorLikelihood::evaluateAt(const double* theta, const double* z, const double*, double* gradZ, double*,

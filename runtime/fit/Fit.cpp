@@ -92,24 +92,23 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
     return plateaued;
   };
   federation::RunSummary summary;
-  if (choice.schedule == ScheduleKind::Sequential) {
-    federation::SequentialOptions so;
-    so.passes = choice.rounds;
+  const auto shared = [&](auto& so) {
     so.damping = choice.damping;
     so.seed = o.seed;
     so.tolerance = o.tolerance;
     so.freeEnergy = tracing;
     so.afterRound = observer;
+  };
+  if (choice.schedule == ScheduleKind::Sequential) {
+    federation::SequentialOptions so;
+    so.passes = choice.rounds;
+    shared(so);
     summary = federation::runSequential(federation, so);
   } else {
     federation::SynchronousOptions so;
     so.rounds = choice.rounds;
-    so.damping = choice.damping;
     so.threads = threads;
-    so.seed = o.seed;
-    so.tolerance = o.tolerance;
-    so.freeEnergy = tracing;
-    so.afterRound = observer;
+    shared(so);
     summary = federation::runSynchronous(federation, so);
   }
   result.rounds = summary.rounds;

@@ -112,15 +112,14 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     // every column from the families' densities.
     const GaussianPosterior& g = fit.posterior.gaussian();
     std::mt19937_64 rng(seed);
-    if (g.diagonal()) {
-      const MeanFieldStandard q{g.mean, g.variances};
+    const auto drawFrom = [&](const auto& q) {
       Z = reparamDraws(q.m, reparamRoot(q), standardNormals(q.dim(), n, rng));
       logG = logDensityColumns(q, Z);
-    } else {
-      const FullStandard q{g.mean, g.covariance};
-      Z = reparamDraws(q.m, reparamRoot(q), standardNormals(q.dim(), n, rng));
-      logG = logDensityColumns(q, Z);
-    }
+    };
+    if (g.diagonal())
+      drawFrom(MeanFieldStandard{g.mean, g.variances});
+    else
+      drawFrom(FullStandard{g.mean, g.covariance});
     for (std::size_t j = 0; j < M; ++j) {
       const LocalPosterior& lp = g.locals.at(j);
       if (lp.mean.size() == 0) continue;

@@ -98,12 +98,16 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
     const std::size_t nObs = f.numObservations();
     const std::size_t batch = std::min(options_.miniBatchSize, nObs);
 
-    for (std::size_t t = 1; t <= options_.steps; ++t) {
+    // q(z)'s stable parameters and q(w) from the flat vector.
+    const auto unpack = [&] {
       unflattenStable(params.head(nz), st);
       if (dw > 0) {
         locals->m = params.segment(nz, dw);
         locals->var = (2.0 * params.segment(nz + dw, dw).array()).exp().matrix();
       }
+    };
+    for (std::size_t t = 1; t <= options_.steps; ++t) {
+      unpack();
       if (batch > 0 && batch < nObs) {
         rows = drawMiniBatch(nObs, batch, rng);
         est.miniBatch = &rows;
@@ -147,11 +151,7 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
         }
       }
     }
-    unflattenStable(params.head(nz), st);
-    if (dw > 0) {
-      locals->m = params.segment(nz, dw);
-      locals->var = (2.0 * params.segment(nz + dw, dw).array()).exp().matrix();
-    }
+    unpack();
     const typename Family::Natural qNew = toNatural(toStandard(st));
     sol.change = qNew - p.posterior;
     if (!allFinite(sol.change)) throw std::runtime_error("non-finite change of the natural parameters");
