@@ -1,4 +1,7 @@
 #include "pvi/pvi.hpp"
+
+#include <algorithm>
+
 #include "runtime/model/JointDensity.hpp"
 
 namespace pvi {
@@ -55,15 +58,34 @@ Eigen::VectorXd BoundModel::unconstrain(const Eigen::VectorXd& constrained) cons
   return Eigen::Map<Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
 }
 
-Posterior BoundModel::fit(const FitOptions& options, const RoundCallback& afterRound) const {
+Posterior BoundModel::fit(const FitOptions& options, const RoundCallback& afterRound,
+                          const samplers::ProgressCallback& chainProgress) const {
   Posterior p;
   p.code_ = code_;
   p.model_ = model_;
-  p.result_ = fitModel(*model_, options, afterRound);
+  p.result_ = fitModel(*model_, options, afterRound, chainProgress);
+  if (p.sampled()) {
+    const SampledPosterior& s = p.result_.posterior.sampled();
+    p.mean_ = s.draws.leftCols(static_cast<Eigen::Index>(s.globalDim)).colwise().mean().transpose();
+  } else {
+    p.mean_ = p.result_.posterior.gaussian().mean;
+  }
   return p;
 }
 
+Eigen::MatrixXd Posterior::covariance() const {
+  if (!sampled()) return result_.posterior.gaussian().denseCovariance();
+  const SampledPosterior& s = result_.posterior.sampled();
+  const Eigen::MatrixXd centred = s.draws.leftCols(mean_.size()).rowwise() - mean_.transpose();
+  return centred.transpose() * centred / static_cast<double>(std::max<Eigen::Index>(1, centred.rows() - 1));
+}
+
 Eigen::VectorXd Posterior::constrainedMean() const {
+  if (sampled()) {
+    const PosteriorDraws d = draws(0);
+    const auto parameters = static_cast<Eigen::Index>(model_->parameterLayout().size());
+    return d.global.values.middleCols(3, parameters).colwise().mean().transpose();  // after lp__, log_p__, log_g__
+  }
   const double* theta = result_.theta.empty() ? nullptr : result_.theta.data();
   std::vector<double> v = model_->constrainGlobals(result_.posterior.gaussian().mean.data(), theta);
   return Eigen::Map<Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));

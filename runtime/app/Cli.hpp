@@ -34,6 +34,10 @@ struct FitCli {
   std::string family;    // parsed into fit.family (empty: auto)
   std::size_t roundBudget = 0;  // 0: none
   std::string progress = "auto";
+  // NUTS (the rest of its options are in fit.sampling).
+  std::string metric = "diag";         // parsed into fit.sampling.metric
+  std::string adaptation = "fisher";   // parsed into fit.sampling.adaptation
+  long long warmup = -1;               // < 0: the adaptation's default
 };
 
 struct OutputCli {
@@ -41,7 +45,8 @@ struct OutputCli {
   std::string summaryJson;         // default: <output stem>-summary.json
   std::string reportDir;           // none by default
   std::string localsDir;           // default: <output stem>-locals (models with local latents)
-  std::size_t draws = 1000;
+  std::size_t draws = 1000;       // written from q; per chain for a sampler
+  bool mergeChains = false;       // a sampler's chains in one file with a chain__ column
 };
 
 struct LogDensityCli {

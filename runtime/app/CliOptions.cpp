@@ -43,16 +43,34 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
   cmd.add_option("--samples", f.fit.samples, "Monte Carlo draws per Adam step")->capture_default_str();
   cmd.add_option("--elbo-samples", f.fit.elboSamples, "Draws per client for each round's ELBO estimate")
       ->capture_default_str();
-  cmd.add_option("--threads", f.fit.threads, "Threads for parallel clients (0: all cores)")->capture_default_str();
+  cmd.add_option("--threads", f.fit.threads, "Threads for parallel clients or chains (0: all cores)")->capture_default_str();
   cmd.add_option("--seed", f.fit.seed, "Random seed")->capture_default_str();
   cmd.add_option("--theta", f.fit.theta, "Fixed hyperparameters, unconstrained (default: zeros)")
       ->delimiter(',')
       ->type_name("X,...");
+  cmd.add_option("--chains", f.fit.sampling.chains, "nuts: number of chains (run on --threads threads)")
+      ->capture_default_str();
+  cmd.add_option("--warmup", f.warmup,
+                 "nuts: warm-up iterations per chain (default: 1000 for both adaptations)")
+      ->type_name("N");
+  cmd.add_option("--max-depth", f.fit.sampling.maxDepth, "nuts: maximum tree depth")->capture_default_str();
+  cmd.add_option("--adapt-delta", f.fit.sampling.adaptDelta, "nuts: target acceptance statistic in (0, 1)")
+      ->capture_default_str();
+  cmd.add_option("--metric", f.metric, "nuts: diag or dense metric")
+      ->capture_default_str()
+      ->check(CLI::IsMember(metricNames()));
+  cmd.add_option("--adaptation", f.adaptation,
+                 "nuts: metric warm-up, fisher (nutpie's diagonal) or windowed (Stan's; needed for dense)")
+      ->capture_default_str()
+      ->check(CLI::IsMember(adaptationNames()));
   cmd.add_option("--progress", f.progress, "Progress display: auto (on a terminal), always or never")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd.add_option("-o,--output", o.output, "Draws from q in constrained space, Stan CSV")->capture_default_str();
-  cmd.add_option("--draws", o.draws, "Number of draws written")->capture_default_str();
+  cmd.add_option("--draws", o.draws, "Number of draws written (nuts: per chain)")->capture_default_str();
+  cmd.add_flag("--merge-chains", o.mergeChains,
+               "nuts: all chains in the --output file with a chain__ column (default: <output stem>_<chain>.csv "
+               "per chain, as CmdStan)");
   cmd.add_option("--summary-json", o.summaryJson, "JSON summary (default: <output stem>-summary.json)")
       ->type_name("FILE");
   cmd.add_option("--report", o.reportDir, "Write SVG plots and index.html to DIR")->type_name("DIR");

@@ -6,6 +6,7 @@
 
 #include "runtime/app/BindData.hpp"
 #include "runtime/app/Cli.hpp"
+#include "runtime/app/FitCommandSupport.hpp"
 #include "runtime/fit/Fit.hpp"
 #include "runtime/fit/PosteriorDraws.hpp"
 #include "runtime/fit/Progress.hpp"
@@ -43,11 +44,6 @@ std::vector<std::optional<output::AnalyticMoments>> analyticMoments(const Compil
     }
   }
   return out;
-}
-
-std::string stem(const std::string& path) {
-  fs::path p(path);
-  return (p.parent_path() / p.stem()).string();
 }
 
 output::RunInfo runInfo(const LoadedModel& lm, const BoundModel& b, const FitCli& f, const FitResult& r,
@@ -90,10 +86,15 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     if (!fitCli.schedule.empty()) options.schedule = parseSchedule(fitCli.schedule);
     if (!fitCli.family.empty()) options.family = parseFamily(fitCli.family);
     if (fitCli.roundBudget > 0) options.roundBudget = fitCli.roundBudget;
+    options.sampling.metric = parseMetric(fitCli.metric);
+    options.sampling.adaptation = parseAdaptation(fitCli.adaptation);
+    if (fitCli.warmup >= 0) options.sampling.warmup = static_cast<std::size_t>(fitCli.warmup);
+    options.sampling.draws = outCli.draws;
     bound = bindData(lm, data);
     // Refuses bad options, and a family or draws too large for memory, before anything runs,
     // and says what auto picked.
-    checkDrawsFit(*bound.model, outCli.draws);
+    const bool sampling = options.algorithm == Algorithm::Nuts;
+    checkDrawsFit(*bound.model, sampling ? outCli.draws * options.sampling.chains : outCli.draws);
     const AlgorithmChoice choice = chooseAlgorithm(shapeOf(*bound.model), options);
     std::cout << "algorithm: " << choice.reason << std::endl;
   } catch (const std::exception& e) {
@@ -107,6 +108,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     std::cerr << program << ": error: " << e.what() << "\n";
     return kExitOutput;
   }
+  if (options.algorithm == Algorithm::Nuts) return runSampling(program, lm, bound, fitCli, outCli, options);
   const CompiledModel& model = *bound.model;
   if (model.hyperDim() > 0 && options.theta.empty())
     std::cerr << program << ": warning: the " << model.hyperDim()

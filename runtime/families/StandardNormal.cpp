@@ -14,8 +14,11 @@ double uniform53(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11)
 Eigen::MatrixXd standardNormals(Eigen::Index rows, Eigen::Index cols, std::mt19937_64& rng) {
   if (rows < 0 || cols < 0) throw std::invalid_argument("standardNormals: negative size");
   Eigen::MatrixXd out(rows, cols);
-  double* data = out.data();  // column-major
-  const Eigen::Index n = out.size();
+  fillStandardNormals(out.data(), out.size(), rng);  // column-major
+  return out;
+}
+
+void fillStandardNormals(double* data, Eigen::Index n, std::mt19937_64& rng) {
   for (Eigen::Index k = 0; k < n; k += 2) {
     const double u1 = uniform53(rng);
     const double u2 = uniform53(rng);
@@ -24,7 +27,6 @@ Eigen::MatrixXd standardNormals(Eigen::Index rows, Eigen::Index cols, std::mt199
     data[k] = r * std::cos(angle);
     if (k + 1 < n) data[k + 1] = r * std::sin(angle);
   }
-  return out;
 }
 
 }  // namespace pvi

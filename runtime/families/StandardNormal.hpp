@@ -16,4 +16,8 @@ namespace pvi {
 
 Eigen::MatrixXd standardNormals(Eigen::Index rows, Eigen::Index cols, std::mt19937_64& rng);
 
+// The same recipe into out[0..n), without allocating (the samplers draw a momentum per
+// transition): standardNormals(rows, cols, rng) equals fillStandardNormals over rows * cols.
+void fillStandardNormals(double* out, Eigen::Index n, std::mt19937_64& rng);
+
 }  // namespace pvi

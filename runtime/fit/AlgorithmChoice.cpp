@@ -47,6 +47,44 @@ void checkFamilyFits(FamilyKind family, const ModelShape& shape, const MemoryLim
   throw FitConfigurationError(message);
 }
 
+// NUTS over every latent: its options checked, and its draws (chains x draws x dimension, and a
+// dense metric's dim x dim matrices) checked against memory before it runs.
+AlgorithmChoice chooseNuts(const ModelShape& shape, const FitOptions& o, const MemoryLimit& memory) {
+  const SamplingOptions& s = o.sampling;
+  if (s.chains == 0) throw FitConfigurationError("--chains must be at least 1");
+  if (s.draws == 0) throw FitConfigurationError("--draws must be at least 1");
+  if (s.maxDepth == 0 || s.maxDepth > 30)
+    throw FitConfigurationError("--max-depth must be between 1 and 30, got " + std::to_string(s.maxDepth));
+  if (!(s.adaptDelta > 0.0 && s.adaptDelta < 1.0))
+    throw FitConfigurationError("--adapt-delta must be in (0, 1), got " + std::to_string(s.adaptDelta));
+  if (s.adaptation == samplers::Adaptation::Fisher && s.metric == samplers::MetricKind::Dense)
+    throw FitConfigurationError(
+        "the fisher adaptation estimates a diagonal metric; use --adaptation windowed with --metric dense");
+  if (!o.theta.empty())
+    throw FitConfigurationError("nuts samples the hyperparameters with their priors; --theta fixes them for pvi only");
+  const std::uint64_t dim = shape.globalDim + shape.localDim + shape.hyperDim;
+  std::optional<std::uint64_t> numbers = checkedMultiply(dim, s.draws);
+  if (numbers) numbers = checkedMultiply(*numbers, s.chains);
+  if (numbers && s.metric == samplers::MetricKind::Dense) {
+    const std::optional<std::uint64_t> dense = checkedMultiply(dim, dim);
+    numbers = dense ? checkedMultiply(*dense, 2 * s.chains) : std::nullopt;  // M^{-1} and its Cholesky factor
+  }
+  if (memory.exceededBy(numbers))
+    throw FitConfigurationError(std::to_string(s.chains) + " chains of " + groupedNumber(s.draws) + " draws of " +
+                                groupedNumber(dim) + " unconstrained parameters need more than " + memory.text() +
+                                "; ask for fewer --draws or --chains");
+  AlgorithmChoice c;
+  c.algorithm = Algorithm::Nuts;
+  const std::size_t warmup = s.warmup ? *s.warmup : defaultWarmup(s.adaptation);
+  std::ostringstream why;
+  why << "nuts as requested (" << s.chains << " chains of " << warmup << " warm-up and " << s.draws
+      << " draws over " << dim << " parameters: " << shape.globalDim << " global, " << shape.localDim
+      << " local in " << shape.partitions << " partitions, " << shape.hyperDim << " hyperparameters; "
+      << metricName(s.metric) << " metric by " << adaptationName(s.adaptation) << " adaptation)";
+  c.reason = why.str();
+  return c;
+}
+
 }  // namespace
 
 std::optional<std::uint64_t> familyStateNumbers(FamilyKind family, const ModelShape& shape) {
@@ -63,6 +101,7 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
 }
 
 AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, const MemoryLimit& memory) {
+  if (o.algorithm == Algorithm::Nuts) return chooseNuts(shape, o, memory);
   if (o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Pvi)
     throw FitConfigurationError(notImplemented(o.algorithm));
   if (o.damping != 0.0 && !(o.damping > 0.0 && o.damping <= 1.0))

@@ -3,6 +3,7 @@
 // after each round (for progress displays), and return the posterior.
 #include <Eigen/Core>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,21 @@ enum class StopReason {
   RoundLimit,   // the most rounds allowed were run
   Tolerance,    // a round changed q by at most FitOptions::tolerance (relative)
   ElboPlateau,  // the ELBO did not rise by 2 standard errors for FitOptions::patience rounds
+  Sampled,      // a sampler drew all its draws (whether they mixed is in FitResult::mixing)
+};
+
+// How well a sampler's chains mixed, over every unconstrained parameter (rank-based R-hat and
+// ESS are the same on the constrained scale for elementwise transforms). docs/sampling.md.
+struct MixingSummary {
+  double maxRhat = 0.0;
+  double minEssBulk = 0.0, minEssTail = 0.0;
+  std::string worstRhat, worstEss;  // the parameters (JointDensity::names) where they occur
+  std::size_t divergences = 0, treeDepthHits = 0, draws = 0;
+  std::size_t warmupGradients = 0, samplingGradients = 0;
+  // The chains plainly did not mix: R-hat above 1.1 somewhere, or a parameter that never moved.
+  bool failed = false;
+  // Stan's warning thresholds: R-hat > 1.01, ESS < 400 (bulk or tail), or any divergence.
+  std::vector<std::string> warnings;
 };
 
 struct FitResult {
@@ -38,13 +54,21 @@ struct FitResult {
   // fit: rejected updates are in `counters` and `events`.)
   bool converged = false;
   double seconds = 0.0;
+  std::optional<MixingSummary> mixing;  // samplers only
 };
 
 using RoundCallback = std::function<void(const support::TraceRecord&, const AlgorithmChoice&)>;
 
-// Throws FitConfigurationError (bad options, unimplemented algorithm) and whatever the model
-// throws (ModelEvaluationError). `model` must be safe to evaluate from several threads.
-FitResult fitModel(const FactorModel& model, const FitOptions& options, const RoundCallback& afterRound = {});
+// Throws FitConfigurationError (bad options, unimplemented algorithm), samplers::SamplerError (a
+// chain that cannot start) and whatever the model throws (ModelEvaluationError). `model` must be
+// safe to evaluate from several threads. `afterRound` sees the variational algorithms' rounds,
+// `chainProgress` a sampler's chains (from their threads).
+FitResult fitModel(const FactorModel& model, const FitOptions& options, const RoundCallback& afterRound = {},
+                   const samplers::ProgressCallback& chainProgress = {});
+
+// NUTS over the whole model (FitNuts.cpp), as fitModel runs it for Algorithm::Nuts.
+FitResult sampleModel(const FactorModel& model, const FitOptions& options, const AlgorithmChoice& choice,
+                      const samplers::ProgressCallback& chainProgress = {});
 
 ModelShape shapeOf(const FactorModel& model);
 

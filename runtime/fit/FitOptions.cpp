@@ -5,7 +5,7 @@
 namespace pvi {
 
 const std::vector<std::string>& algorithmNames() {
-  static const std::vector<std::string> names = {"auto", "pvi", "sfvi", "sfvi-avg", "ep", "ep-eta", "ep-mu"};
+  static const std::vector<std::string> names = {"auto", "pvi", "nuts", "sfvi", "sfvi-avg", "ep", "ep-eta", "ep-mu"};
   return names;
 }
 
@@ -42,5 +42,25 @@ const std::vector<std::string>& familyNames() {
 }
 std::string familyName(FamilyKind f) { return familyNames().at(static_cast<std::size_t>(f)); }
 FamilyKind parseFamily(const std::string& name) { return parseName<FamilyKind>(familyNames(), name, "family"); }
+
+const std::vector<std::string>& metricNames() {
+  static const std::vector<std::string> names = {"diag", "dense"};
+  return names;
+}
+std::string metricName(samplers::MetricKind m) { return metricNames().at(static_cast<std::size_t>(m)); }
+samplers::MetricKind parseMetric(const std::string& name) {
+  return parseName<samplers::MetricKind>(metricNames(), name, "metric");
+}
+
+const std::vector<std::string>& adaptationNames() {
+  static const std::vector<std::string> names = {"fisher", "windowed"};
+  return names;
+}
+std::string adaptationName(samplers::Adaptation a) { return adaptationNames().at(static_cast<std::size_t>(a)); }
+samplers::Adaptation parseAdaptation(const std::string& name) {
+  return parseName<samplers::Adaptation>(adaptationNames(), name, "adaptation");
+}
+
+std::size_t defaultWarmup(samplers::Adaptation a) { return a == samplers::Adaptation::Fisher ? 1000 : 1000; }
 
 }  // namespace pvi

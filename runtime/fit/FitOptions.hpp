@@ -7,11 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "runtime/samplers/nuts/Metric.hpp"
+#include "runtime/samplers/nuts/MetricAdaptation.hpp"
+
 namespace pvi {
 
-enum class Algorithm { Auto, Pvi, Sfvi, SfviAvg, Ep, EpEta, EpMu };
+enum class Algorithm { Auto, Pvi, Nuts, Sfvi, SfviAvg, Ep, EpEta, EpMu };
 
-// "auto", "pvi", "sfvi", "sfvi-avg", "ep", "ep-eta", "ep-mu"; parseAlgorithm throws
+// "auto", "pvi", "nuts", "sfvi", "sfvi-avg", "ep", "ep-eta", "ep-mu"; parseAlgorithm throws
 // std::invalid_argument naming the accepted values.
 std::string algorithmName(Algorithm a);
 Algorithm parseAlgorithm(const std::string& name);
@@ -28,6 +31,29 @@ const std::vector<std::string>& scheduleNames();
 std::string familyName(FamilyKind f);
 FamilyKind parseFamily(const std::string& name);
 const std::vector<std::string>& familyNames();
+
+// NUTS's metric ("diag", "dense": Stan's diag_e and dense_e) and its warm-up estimate ("fisher",
+// "windowed"; runtime/samplers/nuts/MetricAdaptation.hpp).
+std::string metricName(samplers::MetricKind m);
+samplers::MetricKind parseMetric(const std::string& name);
+const std::vector<std::string>& metricNames();
+std::string adaptationName(samplers::Adaptation a);
+samplers::Adaptation parseAdaptation(const std::string& name);
+const std::vector<std::string>& adaptationNames();
+
+// NUTS (`--algorithm nuts`, docs/sampling.md). The seed and threads are FitOptions'.
+struct SamplingOptions {
+  std::size_t chains = 4;
+  std::optional<std::size_t> warmup;  // empty: the adaptation's default (kDefaultWarmup)
+  std::size_t draws = 1000;           // per chain, after warm-up
+  std::size_t maxDepth = 10;
+  double adaptDelta = 0.8;
+  samplers::MetricKind metric = samplers::MetricKind::Diagonal;
+  samplers::Adaptation adaptation = samplers::Adaptation::Fisher;
+};
+// Warm-up iterations per chain when none are given: Stan's 1000 for its windowed adaptation; the
+// Fisher adaptation settles sooner (docs/sampling.md has the measurements).
+std::size_t defaultWarmup(samplers::Adaptation a);
 
 struct FitOptions {
   Algorithm algorithm = Algorithm::Auto;
@@ -47,6 +73,7 @@ struct FitOptions {
   std::uint64_t seed = 1;
   std::size_t elboSamples = 64;  // per client, for the ELBO estimate of each round
   std::vector<double> theta;     // fixed hyperparameters (unconstrained); empty: zeros
+  SamplingOptions sampling;      // --algorithm nuts
 };
 
 }  // namespace pvi

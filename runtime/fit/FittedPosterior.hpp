@@ -10,6 +10,8 @@
 #include <variant>
 #include <vector>
 
+#include "runtime/samplers/nuts/Sampler.hpp"
+
 namespace pvi {
 
 // One partition's private approximation q(w_j) = N(mean, diag(sd^2)) over its unconstrained
@@ -35,13 +37,18 @@ struct GaussianPosterior {
   Eigen::MatrixXd denseCovariance() const { return diagonal() ? Eigen::MatrixXd(variances.asDiagonal()) : covariance; }
 };
 
-// Draws of x = (z, w_1, ..., w_J) in unconstrained space (JointDensity's layout), one row per
-// draw, and the chain each row came from.
+// Draws of x = (z, w_1, ..., w_J, theta) in unconstrained space (JointDensity's layout), one row
+// per draw (chain 1's draws, then chain 2's, ...), and the chain each row came from.
 struct SampledPosterior {
   Eigen::MatrixXd draws;
   std::vector<std::size_t> chain;
   std::size_t globalDim = 0;
   std::vector<std::size_t> localOffsets;  // column of each partition's first local
+  std::size_t hyperOffset = 0;            // column of theta's first entry
+  std::size_t hyperDim = 0;               // 0 when the hyperparameters were held fixed
+  // Per chain: the sampler's columns (lp__, accept_stat__, ...), step size and metric after
+  // warm-up, gradient counts and times. Their `draws` are empty: the draws are above.
+  std::vector<samplers::ChainResult> chains;
 };
 
 class FittedPosterior {

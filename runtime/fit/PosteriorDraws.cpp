@@ -139,8 +139,10 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
                    .transpose();
     logG = Eigen::VectorXd::Constant(n, std::numeric_limits<double>::quiet_NaN());
   }
-  const double* theta = fit.theta.empty() ? nullptr : fit.theta.data();
-  const JointDensity joint(model, JointDensity::HyperParameters::Fixed, fit.theta);
+  // A sampler that drew the hyperparameters gives each draw its own theta (its last columns).
+  const bool sampledTheta = fit.posterior.isSampled() && fit.posterior.sampled().hyperDim > 0;
+  const JointDensity joint = sampledTheta ? JointDensity(model, JointDensity::HyperParameters::Sampled)
+                                          : JointDensity(model, JointDensity::HyperParameters::Fixed, fit.theta);
   Eigen::VectorXd x(static_cast<Eigen::Index>(joint.dim()));
   std::vector<const double*> w(M, nullptr);
   for (Eigen::Index row = 0; row < n; ++row) {
@@ -150,6 +152,11 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
       w[j] = W[j].size() ? W[j].col(row).data() : nullptr;
       if (W[j].size()) x.segment(static_cast<Eigen::Index>(joint.localOffset(j)), W[j].rows()) = W[j].col(row);
     }
+    if (sampledTheta) {
+      const auto h = static_cast<Eigen::Index>(model.hyperDim());
+      x.tail(h) = fit.posterior.sampled().draws.row(row).segment(static_cast<Eigen::Index>(joint.hyperOffset()), h);
+    }
+    const double* theta = sampledTheta ? x.data() + joint.hyperOffset() : fit.theta.empty() ? nullptr : fit.theta.data();
     Eigen::Index col = 0;
     out.global.values(row, col++) = 0.0;
     out.global.values(row, col++) = joint.logDensity(x.data(), nullptr);

@@ -1,8 +1,15 @@
 #pragma once
 // The progress display of long fits: one line rewritten in place after every round (round,
-// ELBO, elapsed time), shown only on a terminal so that logs and pipes stay clean.
+// ELBO, elapsed time), or, for a sampler, after every percent of any chain (each chain's progress
+// and phase, and its divergences so far), shown only on a terminal so that logs and pipes stay
+// clean.
+#include <chrono>
 #include <cstddef>
+#include <mutex>
 #include <ostream>
+#include <vector>
+
+#include "runtime/samplers/nuts/Sampler.hpp"
 
 #include "runtime/fit/AlgorithmChoice.hpp"
 #include "runtime/support/Trace.hpp"
@@ -18,6 +25,8 @@ class ProgressDisplay {
   ~ProgressDisplay() { finish(); }
 
   void round(const support::TraceRecord& r, const AlgorithmChoice& c);
+  // Safe to call from the chains' threads.
+  void chain(const samplers::ChainProgress& p);
   // Ends the line (idempotent).
   void finish();
 
@@ -25,6 +34,9 @@ class ProgressDisplay {
   std::ostream& os_;
   bool enabled_;
   bool open_ = false;
+  std::mutex mutex_;
+  std::vector<samplers::ChainProgress> chains_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace pvi

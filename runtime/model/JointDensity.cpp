@@ -39,7 +39,9 @@ double JointDensity::logDensity(const double* x, double* gradient) const {
   // Factors write (not add) their gradients: each partition's z and theta parts go to scratch and
   // are summed; its w part has a block of its own in `gradient`.
   std::fill(gradient, gradient + dim_, 0.0);
-  std::vector<double> scratch(d + h);
+  // One scratch buffer per thread: a sampler calls this for every leapfrog step.
+  thread_local std::vector<double> scratch;
+  scratch.resize(d + h);
   double* gradTheta = sampled && h > 0 ? gradient + hyperOffset_ : nullptr;
   double* scratchTheta = sampled && h > 0 ? scratch.data() + d : nullptr;
   double value = model_.priorLogDensity(x, theta, gradient, gradTheta);

@@ -9,7 +9,7 @@
 // gradient over all of x. Fixed hyperparameters can be held out instead (HyperParameters::Fixed):
 // then x = (z, w_1, ..., w_J) and theta is given once.
 //
-// Thread-safe when the FactorModel is: every call uses its own scratch space.
+// Thread-safe when the FactorModel is: each thread has its own scratch space.
 #include <cstddef>
 #include <string>
 #include <vector>

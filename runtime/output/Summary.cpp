@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "runtime/diagnostics/Diagnostics.hpp"
 #include "runtime/output/Quantile.hpp"
 
 namespace pvi::output {
@@ -45,6 +46,23 @@ std::vector<ColumnSummary> summarise(const DrawsTable& draws, const std::vector<
     const auto column = draws.values.col(static_cast<Eigen::Index>(j));
     fill(s, std::vector<double>(column.begin(), column.end()));
     if (!analytic.empty()) s.analytic = analytic[j];
+  }
+  return out;
+}
+
+std::vector<ColumnSummary> summariseChains(const DrawsTable& draws, std::span<const std::size_t> chainOfRow) {
+  if (chainOfRow.size() != static_cast<std::size_t>(draws.values.rows()))
+    throw std::invalid_argument("summarise: " + std::to_string(chainOfRow.size()) + " chain labels for " +
+                                std::to_string(draws.values.rows()) + " draws");
+  std::vector<ColumnSummary> out = summarise(draws);
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    const Eigen::MatrixXd chains =
+        diagnostics::chainsAsColumns(draws.values.col(static_cast<Eigen::Index>(j)), chainOfRow);
+    const diagnostics::Diagnostics d = diagnostics::diagnose(chains);
+    out[j].mcseMean = d.mcseMean;
+    out[j].essBulk = d.essBulk;
+    out[j].essTail = d.essTail;
+    out[j].rhat = d.rhat;
   }
   return out;
 }

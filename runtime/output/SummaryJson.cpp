@@ -69,6 +69,21 @@ std::string summaryJson(const FitResults& r) {
          {"communication", communicationJson(r.communication)},
          {"elapsed_seconds", number(r.elapsedSeconds)},
          {"trace", std::move(trace)}};
+  if (r.sampling) {
+    const SamplingTotals& t = *r.sampling;
+    j["sampling"] = Json{{"chains", t.chains},
+                         {"draws_per_chain", t.drawsPerChain},
+                         {"warmup", t.warmup},
+                         {"divergences", t.divergences},
+                         {"treedepth_hits", t.treeDepthHits},
+                         {"warmup_gradients", t.warmupGradients},
+                         {"sampling_gradients", t.samplingGradients},
+                         {"max_rhat", number(t.maxRhat)},
+                         {"min_ess_bulk", number(t.minEssBulk)},
+                         {"min_ess_tail", number(t.minEssTail)},
+                         {"mixed", t.mixed},
+                         {"warnings", t.warnings}};
+  }
   return detail::dumpJson(j);
 }
 

@@ -3,6 +3,7 @@
 // per-column statistics, the ELBO or log-evidence estimate, communication figures, elapsed time
 // and the per-round trace. Non-finite numbers (e.g. an ELBO not evaluated) are written as null.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,22 @@
 #include "runtime/output/Summary.hpp"
 
 namespace pvi::output {
+
+// A sampler's totals over its chains (docs/sampling.md).
+struct SamplingTotals {
+  std::size_t chains = 0;
+  std::size_t drawsPerChain = 0;
+  std::size_t warmup = 0;  // iterations per chain
+  std::size_t divergences = 0;
+  std::size_t treeDepthHits = 0;
+  std::size_t warmupGradients = 0;
+  std::size_t samplingGradients = 0;
+  double maxRhat = kNaN;
+  double minEssBulk = kNaN;
+  double minEssTail = kNaN;
+  bool mixed = false;
+  std::vector<std::string> warnings;
+};
 
 struct FitResults {
   RunInfo run;
@@ -20,6 +37,7 @@ struct FitResults {
   CommunicationTotals communication;   // totals of the whole run
   double elapsedSeconds = kNaN;
   std::vector<TraceRow> trace;
+  std::optional<SamplingTotals> sampling;  // samplers only
 };
 
 inline constexpr const char* kSummaryFormat = "pvic-summary/1";

@@ -1,6 +1,7 @@
 #include "runtime/output/SummaryTable.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace pvi::output {
@@ -13,6 +14,14 @@ std::string number(double x, int sigFigs) {
   return buf;
 }
 
+// ESS as stansummary prints it: no decimals.
+std::string wholeNumber(double x) {
+  if (!std::isfinite(x)) return number(x, 4);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", x);
+  return buf;
+}
+
 }  // namespace
 
 std::string formatSummaryTable(const std::vector<ColumnSummary>& rows, int sigFigs) {
@@ -22,6 +31,11 @@ std::string formatSummaryTable(const std::vector<ColumnSummary>& rows, int sigFi
     header.push_back("Mean(q)");
     header.push_back("SD(q)");
   }
+  const bool mcmc = std::any_of(rows.begin(), rows.end(), [](const ColumnSummary& r) {
+    return std::isfinite(r.rhat) || std::isfinite(r.essBulk);
+  });
+  if (mcmc)
+    for (const char* h : {"MCSE", "ESS_bulk", "ESS_tail", "R_hat"}) header.push_back(h);
   std::vector<std::vector<std::string>> cells = {header};
   for (const ColumnSummary& r : rows) {
     std::vector<std::string> line = {r.name, number(r.mean, sigFigs), number(r.sd, sigFigs), number(r.q5, sigFigs),
@@ -29,6 +43,12 @@ std::string formatSummaryTable(const std::vector<ColumnSummary>& rows, int sigFi
     if (analytic) {
       line.push_back(r.analytic ? number(r.analytic->mean, sigFigs) : "-");
       line.push_back(r.analytic ? number(r.analytic->sd, sigFigs) : "-");
+    }
+    if (mcmc) {
+      line.push_back(number(r.mcseMean, 2));
+      line.push_back(wholeNumber(r.essBulk));
+      line.push_back(wholeNumber(r.essTail));
+      line.push_back(number(r.rhat, 4));
     }
     cells.push_back(std::move(line));
   }

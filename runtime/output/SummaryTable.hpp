@@ -7,7 +7,8 @@
 //
 // Names are left-aligned, numbers right-aligned with `sigFigs` significant digits (printf %g).
 // When any column carries analytic moments, two more columns "Mean(q)" and "SD(q)" appear,
-// with "-" where a row has none.
+// with "-" where a row has none. Draws from a sampler's chains add "MCSE" (of the mean),
+// "ESS_bulk", "ESS_tail" and "R_hat".
 #include <string>
 #include <vector>
 

@@ -2,6 +2,7 @@
 // map between spaces, fit, and the errors users get.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <thread>
 
@@ -87,6 +88,32 @@ TEST(EmbedApi, FitAndReadThePosterior) {
   PosteriorDraws d = p.draws(100, 3);
   EXPECT_EQ(d.global.values.rows(), 100);
   EXPECT_EQ(d.global.columns[3], "mu");
+}
+
+// NUTS through the same call: the posterior is the draws, read through the same accessors.
+TEST(EmbedApi, SampleWithNutsAndReadTheDraws) {
+  BoundModel b = bound();
+  FitOptions o;
+  o.algorithm = Algorithm::Nuts;
+  o.sampling.chains = 2;
+  o.sampling.draws = 300;
+  o.sampling.warmup = 300;
+  std::atomic<int> reports{0};
+  Posterior p = b.fit(o, {}, [&](const samplers::ChainProgress&) { ++reports; });
+  ASSERT_TRUE(p.sampled());
+  EXPECT_GT(reports.load(), 100);
+  ASSERT_TRUE(p.result().mixing.has_value());
+  const Eigen::MatrixXd& x = p.result().posterior.sampled().draws;
+  ASSERT_EQ(x.rows(), 600);
+  ASSERT_EQ(p.mean().size(), 2);
+  EXPECT_NEAR(p.mean()[1], x.col(1).mean(), 1e-12);
+  const double varMu = (x.col(0).array() - x.col(0).mean()).square().sum() / 599.0;
+  EXPECT_NEAR(p.covariance()(0, 0), varMu, 1e-12);
+  // mu is unbounded; sigma = exp(z_2): its posterior mean is the mean of exp of the draws.
+  const Eigen::VectorXd c = p.constrainedMean();
+  EXPECT_NEAR(c[0], p.mean()[0], 1e-12);
+  EXPECT_NEAR(c[1], x.col(1).array().exp().mean(), 1e-12);
+  EXPECT_EQ(p.draws(0).global.values.rows(), 600);
 }
 
 TEST(EmbedApi, ErrorsNameWhatIsWrong) {

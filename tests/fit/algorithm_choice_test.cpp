@@ -84,12 +84,50 @@ TEST(AlgorithmChoice, UnimplementedAlgorithmsAndBadOptionsAreRefusedWithReasons)
   o = {};
   o.roundBudget = 0;
   refused(o);
-  EXPECT_THROW(parseAlgorithm("nuts"), std::invalid_argument);
+  EXPECT_THROW(parseAlgorithm("hmc"), std::invalid_argument);
+  EXPECT_THROW(parseMetric("unit"), std::invalid_argument);
+  EXPECT_THROW(parseAdaptation("nutpie"), std::invalid_argument);
+  for (const std::string& n : metricNames()) EXPECT_EQ(metricName(parseMetric(n)), n);
+  for (const std::string& n : adaptationNames()) EXPECT_EQ(adaptationName(parseAdaptation(n)), n);
   EXPECT_THROW(parseSchedule("asap"), std::invalid_argument);
   EXPECT_THROW(parseFamily("student"), std::invalid_argument);
   for (const std::string& n : scheduleNames()) EXPECT_EQ(scheduleName(parseSchedule(n)), n);
   for (const std::string& n : familyNames()) EXPECT_EQ(familyName(parseFamily(n)), n);
   for (const std::string& n : algorithmNames()) EXPECT_EQ(algorithmName(parseAlgorithm(n)), n);
+}
+
+// NUTS runs over every latent: the reason counts them; its options are checked by name, and draws
+// that cannot fit in memory are refused before sampling.
+TEST(AlgorithmChoice, NutsSaysWhatItSamplesAndRefusesBadOptions) {
+  FitOptions o;
+  o.algorithm = Algorithm::Nuts;
+  const AlgorithmChoice c = chooseAlgorithm(shape(3, 2, 10), o);
+  EXPECT_EQ(c.algorithm, Algorithm::Nuts);
+  EXPECT_NE(c.reason.find("4 chains of 1000 warm-up and 1000 draws over 13 parameters"), std::string::npos)
+      << c.reason;
+  const auto refusal = [](FitOptions bad) {
+    try {
+      chooseAlgorithm(shape(3, 2, 10), bad);
+    } catch (const FitConfigurationError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  FitOptions bad = o;
+  bad.sampling.chains = 0;
+  EXPECT_NE(refusal(bad).find("--chains"), std::string::npos);
+  bad = o;
+  bad.sampling.adaptDelta = 1.0;
+  EXPECT_NE(refusal(bad).find("--adapt-delta"), std::string::npos);
+  bad = o;
+  bad.sampling.metric = samplers::MetricKind::Dense;
+  EXPECT_NE(refusal(bad).find("--adaptation windowed"), std::string::npos);
+  bad = o;
+  bad.theta = {0.0};
+  EXPECT_NE(refusal(bad).find("--theta"), std::string::npos);
+  bad = o;
+  bad.sampling.draws = std::size_t{1} << 40;
+  EXPECT_NE(refusal(bad).find("need more than"), std::string::npos);
 }
 
 // The full family holds D(D + 1) numbers in each of 2(M + 1) copies of a factor: refused when

@@ -106,8 +106,10 @@ class BoundModel {
   // Returns z then theta; throws std::invalid_argument for a value outside its bounds.
   Eigen::VectorXd unconstrain(const Eigen::VectorXd& constrained) const;
 
-  // Throws FitConfigurationError for bad options.
-  Posterior fit(const FitOptions& options = {}, const RoundCallback& afterRound = {}) const;
+  // Throws FitConfigurationError for bad options. `afterRound` sees a variational fit's rounds,
+  // `chainProgress` a sampler's chains (options.algorithm = Algorithm::Nuts; from their threads).
+  Posterior fit(const FitOptions& options = {}, const RoundCallback& afterRound = {},
+                const samplers::ProgressCallback& chainProgress = {}) const;
 
  private:
   friend class Model;
@@ -116,13 +118,17 @@ class BoundModel {
   std::shared_ptr<const CompiledModel> model_;
 };
 
-// A fitted approximation: q(z) and each partition's q(w_j).
+// A fitted posterior: a Gaussian approximation q(z) with each partition's q(w_j), or a sampler's
+// draws (result().posterior says which; result().mixing how well a sampler's chains mixed).
 class Posterior {
  public:
   const FitResult& result() const { return result_; }
-  const Eigen::VectorXd& mean() const { return result_.posterior.gaussian().mean; }  // of q(z), unconstrained
-  Eigen::MatrixXd covariance() const { return result_.posterior.gaussian().denseCovariance(); }
-  // The mean of q(z) mapped to constrained space, by BoundModel::parameterNames().
+  bool sampled() const { return result_.posterior.isSampled(); }
+  // Of z, unconstrained: q(z)'s mean and covariance, or the draws' mean and sample covariance.
+  const Eigen::VectorXd& mean() const { return mean_; }
+  Eigen::MatrixXd covariance() const;
+  // By BoundModel::parameterNames(): q(z)'s mean mapped to constrained space, or for draws the
+  // mean of the constrained draws (the posterior mean of each constrained parameter).
   Eigen::VectorXd constrainedMean() const;
   // Joint draws in constrained space with generated quantities (PosteriorDraws.hpp).
   PosteriorDraws draws(std::size_t n, std::uint64_t seed = 1) const;
@@ -132,6 +138,7 @@ class Posterior {
   std::shared_ptr<const Model::Impl> code_;
   std::shared_ptr<const CompiledModel> model_;
   FitResult result_;
+  Eigen::VectorXd mean_;
 };
 
 }  // namespace pvi

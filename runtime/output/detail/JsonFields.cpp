@@ -13,6 +13,12 @@ Json columnJson(const ColumnSummary& s) {
     j["analytic_mean"] = jsonNumber(s.analytic->mean);
     j["analytic_sd"] = jsonNumber(s.analytic->sd);
   }
+  if (std::isfinite(s.rhat) || std::isfinite(s.essBulk)) {
+    j["mcse_mean"] = jsonNumber(s.mcseMean);
+    j["ess_bulk"] = jsonNumber(s.essBulk);
+    j["ess_tail"] = jsonNumber(s.essTail);
+    j["rhat"] = jsonNumber(s.rhat);
+  }
   return j;
 }
 

@@ -1,0 +1,105 @@
+// The metric that minimises the Fisher divergence between the target and a diagonal-affine map of
+// a standard normal, M^{-1}_ii = sqrt(var(q_i) / var(d/dq_i log p)) (Seyboldt, Carlson and
+// Carpenter, "Preconditioning Hamiltonian Monte Carlo by minimizing Fisher divergence", the
+// adaptation of the nutpie sampler). For a Gaussian target with diagonal covariance it is the
+// covariance itself, from both ends of the draws: the gradients carry information the positions
+// alone take a long window to give. Schedule in MetricAdaptation.hpp (FisherOptions).
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "runtime/samplers/nuts/MetricAdaptation.hpp"
+
+namespace pvi::samplers {
+
+namespace {
+
+constexpr double kLowest = 1e-10, kHighest = 1e10;  // the metric's diagonal stays in this range
+
+// Running means and variances (Welford) of positions and gradients.
+class DrawGradientMoments {
+ public:
+  explicit DrawGradientMoments(Eigen::Index dim) {
+    for (Eigen::VectorXd* v : {&meanQ_, &m2Q_, &meanG_, &m2G_, &delta_}) v->setZero(dim);
+  }
+  void add(const PhasePoint& z) {
+    ++n_;
+    const double n = static_cast<double>(n_);
+    delta_ = z.q - meanQ_;
+    meanQ_ += delta_ / n;
+    m2Q_.array() += delta_.array() * (z.q - meanQ_).array();
+    delta_ = z.gradient - meanG_;
+    meanG_ += delta_ / n;
+    m2G_.array() += delta_.array() * (z.gradient - meanG_).array();
+  }
+  std::size_t count() const { return n_; }
+  // sqrt(var(q) / var(g)) per coordinate, clamped; the previous value where that is not finite.
+  void fisherDiagonal(Eigen::VectorXd& diagonal) const {
+    for (Eigen::Index i = 0; i < diagonal.size(); ++i) {
+      const double r = std::sqrt(m2Q_[i] / m2G_[i]);
+      if (std::isfinite(r) && r > 0.0) diagonal[i] = std::clamp(r, kLowest, kHighest);
+    }
+  }
+
+ private:
+  std::size_t n_ = 0;
+  Eigen::VectorXd meanQ_, m2Q_, meanG_, m2G_, delta_;
+};
+
+class FisherAdaptation final : public MetricAdaptation {
+ public:
+  FisherAdaptation(std::size_t warmup, FisherOptions o) : o_(o) {
+    const double w = static_cast<double>(warmup);
+    earlyEnd_ = static_cast<std::size_t>(o.early * w);
+    finalWindowStart_ = warmup - static_cast<std::size_t>(o.finalWindow * w);
+  }
+
+  void start(const PhasePoint& initial, EuclideanMetric& metric) override {
+    const Eigen::Index d = initial.q.size();
+    metric = EuclideanMetric(d, MetricKind::Diagonal);
+    diagonal_ = initial.gradient.cwiseAbs().cwiseInverse().cwiseMax(kLowest).cwiseMin(kHighest);
+    for (Eigen::Index i = 0; i < d; ++i)
+      if (!std::isfinite(diagonal_[i])) diagonal_[i] = 1.0;
+    metric.setInverseDiagonal(diagonal_);
+    foreground_.emplace(d);
+    background_.emplace(d);
+  }
+
+  AdaptationStep observe(std::size_t iteration, const PhasePoint& draw, EuclideanMetric& metric) override {
+    AdaptationStep step;
+    if (iteration + 1 == finalWindowStart_) {
+      step.restartStepSize = true;  // the metric is final: tune the step size to it alone
+      return step;
+    }
+    if (iteration >= finalWindowStart_) return step;
+    if (!draw.q.allFinite() || !draw.gradient.allFinite()) return step;
+    foreground_->add(draw);
+    background_->add(draw);
+    const std::size_t every = iteration < earlyEnd_ ? o_.earlySwitchEvery : o_.switchEvery;
+    if (background_->count() >= every) {
+      foreground_ = background_;
+      background_.emplace(draw.q.size());
+    }
+    if (foreground_->count() >= 3) {
+      foreground_->fisherDiagonal(diagonal_);
+      metric.setInverseDiagonal(diagonal_);
+      step.metricChanged = true;
+    }
+    return step;
+  }
+
+ private:
+  FisherOptions o_;
+  std::size_t earlyEnd_ = 0, finalWindowStart_ = 0;
+  Eigen::VectorXd diagonal_;
+  std::optional<DrawGradientMoments> foreground_, background_;
+};
+
+}  // namespace
+
+std::unique_ptr<MetricAdaptation> makeFisherAdaptation(std::size_t warmup, FisherOptions options) {
+  return std::make_unique<FisherAdaptation>(warmup, options);
+}
+
+}  // namespace pvi::samplers

@@ -1,0 +1,148 @@
+// `pvic run --algorithm nuts` on the bundled examples' real data against independent NUTS
+// posteriors (tests/reference/README.md): Stan's long runs for the contraception and Six Cities
+// examples, posteriordb's reference draws for eight schools. Every global's mean must lie within
+// 4 combined Monte Carlo standard errors of the reference's, sqrt(MCSE_ours^2 + MCSE_ref^2) (ours
+// from the run's own bulk ESS, the reference's from its n_eff), and its sd within 10% of the
+// reference's. With ESS in the hundreds to thousands the sd's own relative error is 1-3%, so 10%
+// leaves several standard errors while a wrongly scaled sampler (a metric missing from the kinetic
+// energy, say) misses by far more. The budget is CI's: 4 chains of 1000 draws.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_support.hpp"
+
+namespace pvi::test {
+namespace {
+
+struct Reference {
+  double mean, sd, mcse;
+};
+
+std::string unquote(std::string s) {
+  if (s.size() >= 2 && s.front() == '"') s = s.substr(1, s.size() - 2);
+  return s;
+}
+
+// name -> reference; `mcseColumn` names the MCSE column, or empty to derive it as sd / sqrt(n_eff).
+std::map<std::string, Reference> readReference(const std::string& file) {
+  std::ifstream in(std::string(PVI_SOURCE_DIR) + "/tests/reference/" + file);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  std::stringstream hs(line);
+  for (std::string f; std::getline(hs, f, ',');) header.push_back(unquote(f));
+  const auto index = [&](const std::string& name) {
+    for (std::size_t k = 0; k < header.size(); ++k)
+      if (header[k] == name) return k;
+    throw std::runtime_error(file + " has no column " + name);
+  };
+  std::map<std::string, Reference> out;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    for (std::string v; std::getline(ls, v, ',');) f.push_back(unquote(v));
+    if (f.size() != header.size()) continue;
+    Reference r{std::stod(f[index("mean")]), std::stod(f[index("sd")]), 0.0};
+    const bool hasMcse = std::find(header.begin(), header.end(), "mcse_mean") != header.end();
+    r.mcse = hasMcse ? std::stod(f[index("mcse_mean")]) : r.sd / std::sqrt(std::stod(f[index("n_eff")]));
+    out[f[0]] = r;
+  }
+  return out;
+}
+
+struct SamplingRun {
+  ProcessResult process;
+  nlohmann::json summary;
+};
+
+SamplingRun sample(const TempDir& dir, const std::string& program, const std::string& data) {
+  SamplingRun r;
+  r.process = run(pvic() + " run " + program + data + " --algorithm nuts --seed 7 --progress never -o " +
+                  (dir.path / "fit.csv").string());
+  const auto path = dir.path / "fit-summary.json";
+  if (std::filesystem::exists(path)) r.summary = nlohmann::json::parse(slurp(path));
+  return r;
+}
+
+void expectMatchesReference(const SamplingRun& r, const std::map<std::string, Reference>& reference) {
+  ASSERT_FALSE(r.summary.is_null()) << r.process.err;
+  std::size_t compared = 0;
+  for (const auto& column : r.summary["parameters"]) {
+    const std::string name = column["name"];
+    const auto it = reference.find(name);
+    if (it == reference.end()) continue;
+    const Reference& ref = it->second;
+    const double mean = column["mean"], sd = column["sd"], mcse = column["mcse_mean"];
+    const double combined = std::sqrt(mcse * mcse + ref.mcse * ref.mcse);
+    EXPECT_LT(std::abs(mean - ref.mean), 4.0 * combined)
+        << name << ": mean " << mean << ", reference " << ref.mean << ", combined MCSE " << combined;
+    EXPECT_LT(std::abs(sd / ref.sd - 1.0), 0.10) << name << ": sd " << sd << ", reference " << ref.sd;
+    std::cout << "[measured] " << name << ": (mean - reference) / combined MCSE "
+              << (mean - ref.mean) / combined << ", sd / reference sd " << sd / ref.sd << "\n";
+    ++compared;
+  }
+  EXPECT_GE(compared, 2u);
+}
+
+TEST(NutsReference, Contraception) {
+  TempDir dir;
+  const std::string ex = example("hierarchical_logistic");
+  const SamplingRun r = sample(dir, ex + "/model.pvi", " --data " + ex + "/data.json --partition-data " + ex +
+                                                  "/data_per_district.csv");
+  EXPECT_EQ(r.process.exitCode, 0) << r.process.err;
+  expectMatchesReference(r, readReference("hierarchical_logistic.csv"));
+}
+
+TEST(NutsReference, SixCities) {
+  TempDir dir;
+  const std::string ex = example("six_cities");
+  const SamplingRun r =
+      sample(dir, ex + "/model.pvi", " --data " + ex + "/data.json --partition-data " + ex + "/data_per_silo.csv");
+  EXPECT_EQ(r.process.exitCode, 0) << r.process.err;
+  expectMatchesReference(r, readReference("six_cities.csv"));
+}
+
+TEST(NutsReference, EightSchoolsNonCentred) {
+  TempDir dir;
+  const std::string ex = example("eight_schools");
+  const SamplingRun r = sample(dir, ex + "/noncentered.pvi", " --partition-data " + ex + "/data_per_school.csv");
+  EXPECT_EQ(r.process.exitCode, 0) << r.process.err;
+  EXPECT_EQ(r.summary["sampling"]["divergences"], 0) << r.summary["sampling"];
+  expectMatchesReference(r, readReference("eight_schools.csv"));
+  // theta is each school's generated quantity: compare it from the partitions' own summaries.
+  const std::map<std::string, Reference> reference = readReference("eight_schools.csv");
+  for (int school = 1; school <= 8; ++school) {
+    const auto locals = nlohmann::json::parse(
+        slurp(dir.path / "fit-locals" / std::to_string(school) / "locals_summary.json"));
+    for (const auto& column : locals["generated_quantities"]) {
+      if (column["name"] != "theta") continue;
+      const Reference& ref = reference.at("theta." + std::to_string(school));
+      const double mean = column["mean"], sd = column["sd"];
+      // The partition summary has no MCSE: bound it by the globals' (theta's ESS is at least
+      // mu's in these runs; 4 MCSE of 4000 draws with ESS >= 1000 is 0.13 sd).
+      EXPECT_LT(std::abs(mean - ref.mean), 0.15 * ref.sd) << "theta." << school;
+      EXPECT_LT(std::abs(sd / ref.sd - 1.0), 0.10) << "theta." << school;
+    }
+  }
+}
+
+// The centred form has the funnel: the run must report divergent transitions (on stderr and in
+// the summary), not return its biased answer silently.
+TEST(NutsReference, EightSchoolsCentredReportsDivergences) {
+  TempDir dir;
+  const std::string ex = example("eight_schools");
+  const SamplingRun r = sample(dir, ex + "/centered.pvi", " --partition-data " + ex + "/data_per_school.csv");
+  ASSERT_FALSE(r.summary.is_null()) << r.process.err;
+  EXPECT_GT(r.summary["sampling"]["divergences"].get<int>(), 0);
+  EXPECT_FALSE(r.summary["sampling"]["mixed"].get<bool>() && r.summary["sampling"]["warnings"].empty());
+  EXPECT_NE(r.process.err.find("diverged"), std::string::npos) << r.process.err;
+  EXPECT_EQ(r.process.out.find("(no warnings)"), std::string::npos) << r.process.out;
+}
+
+}  // namespace
+}  // namespace pvi::test
