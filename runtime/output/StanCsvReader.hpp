@@ -1,7 +1,6 @@
 #pragma once
 // Reads a Stan CSV file (pvic's draws files, CmdStan's output, per-partition locals files):
 // comment lines, the column header, and the numeric rows. docs/output.md describes the format.
-#include <Eigen/Core>
 #include <cstddef>
 #include <filesystem>
 #include <istream>
@@ -11,6 +10,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <Eigen/Core>
 
 namespace pvi::output {
 

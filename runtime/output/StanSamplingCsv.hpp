@@ -11,12 +11,14 @@
 //   timing           "#  Elapsed Time: ... seconds (Warm-up)" / "(Sampling)" / "(Total)"
 // One file per chain, as CmdStan writes them (writeStanSamplingCsv), or all chains in one file
 // with a leading chain__ column (writeStanSamplingCsvMerged).
-#include <Eigen/Core>
 #include <cstddef>
 #include <filesystem>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <Eigen/Core>
 
 #include "runtime/output/Results.hpp"
 
