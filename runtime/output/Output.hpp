@@ -7,6 +7,7 @@
 #include "runtime/output/Results.hpp"
 #include "runtime/output/StanCsvReader.hpp"
 #include "runtime/output/StanCsvWriter.hpp"
+#include "runtime/output/StanSamplingCsv.hpp"
 #include "runtime/output/Summary.hpp"
 #include "runtime/output/SummaryJson.hpp"
 #include "runtime/output/SummaryTable.hpp"

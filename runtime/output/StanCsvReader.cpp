@@ -70,8 +70,12 @@ class Parser {
         std::string_view text = std::string_view(line).substr(1);
         file.comments.emplace_back(text);
         if (!haveHeader) addConfig(file.config, text);
+        readSamplerComment(file, trim(text), lineNo);
         continue;
       }
+      if (block_ != Block::None && block_ != Block::MetricOrEnd)
+        fail(lineNo, "the adaptation block ends early: " + expected());
+      block_ = Block::None;
       if (!haveHeader) {
         readHeader(file, line, lineNo);
         haveHeader = true;
@@ -80,6 +84,8 @@ class Parser {
       readRow(file.columns.size(), values, line, lineNo);
     }
     if (in.bad()) fail(lineNo, "read error");
+    if (block_ != Block::None && block_ != Block::MetricOrEnd)
+      fail(lineNo, "the adaptation block ends early: " + expected());
     if (!haveHeader) fail(lineNo, lineNo == 0 ? "empty file" : "no column header (only comment lines)");
 
     const std::size_t cols = file.columns.size();
@@ -98,10 +104,109 @@ class Parser {
   }
 
  private:
+  // Where in a sampling file's adaptation block ("# Adaptation terminated", "# Step size = x",
+  // the metric's title line and rows) the previous comment line left off.
+  enum class Block { None, StepSize, MetricOrEnd, DiagonalRow, DenseRows };
+
+  std::string expected() const {
+    switch (block_) {
+      case Block::StepSize: return "expected '# Step size = <number>'";
+      case Block::DiagonalRow: return "expected the diagonal of the inverse metric";
+      case Block::DenseRows:
+        return "expected " + std::to_string(denseRows_.size() ? denseRows_.front().size() : 1) +
+               " rows of the inverse metric, found " + std::to_string(denseRows_.size());
+      default: return "";
+    }
+  }
+
+  std::vector<double> readNumbers(std::string_view text, std::size_t lineNo, const char* what) const {
+    std::vector<double> numbers;
+    for (std::string_view field : splitCommas(text)) {
+      const std::optional<double> x = parseDouble(trim(field));
+      if (!x) fail(lineNo, std::string(what) + " value '" + std::string(trim(field)) + "' is not a number");
+      numbers.push_back(*x);
+    }
+    return numbers;
+  }
+
+  void finishDense(StanCsvFile& file) {
+    const auto n = static_cast<Eigen::Index>(denseRows_.size());
+    Eigen::MatrixXd& m = file.adaptations.back().inverseMetricDense;
+    m.resize(n, n);
+    for (Eigen::Index i = 0; i < n; ++i) m.row(i) = Eigen::Map<const Eigen::RowVectorXd>(denseRows_[i].data(), n);
+    denseRows_.clear();
+    block_ = Block::None;
+  }
+
+  // The adaptation block and the timing lines of CmdStan's sampling output; other comments pass.
+  void readSamplerComment(StanCsvFile& file, std::string_view text, std::size_t lineNo) {
+    switch (block_) {
+      case Block::StepSize: {
+        const std::size_t eq = text.find('=');
+        if (!text.starts_with("Step size") || eq == std::string_view::npos) fail(lineNo, expected());
+        file.adaptations.back().stepSize = readNumbers(text.substr(eq + 1), lineNo, "step size").front();
+        block_ = Block::MetricOrEnd;
+        return;
+      }
+      case Block::MetricOrEnd:
+        block_ = Block::None;
+        if (text == "Diagonal elements of inverse mass matrix:") {
+          block_ = Block::DiagonalRow;
+          return;
+        }
+        if (text == "Elements of inverse mass matrix:") {
+          block_ = Block::DenseRows;
+          return;
+        }
+        break;  // no metric (unit_e): an ordinary comment
+      case Block::DiagonalRow: {
+        const std::vector<double> d = readNumbers(text, lineNo, "inverse metric");
+        file.adaptations.back().inverseMetricDiagonal = Eigen::Map<const Eigen::VectorXd>(d.data(), std::ssize(d));
+        block_ = Block::None;
+        return;
+      }
+      case Block::DenseRows: {
+        std::vector<double> row = readNumbers(text, lineNo, "inverse metric");
+        if (!denseRows_.empty() && row.size() != denseRows_.front().size()) {
+          fail(lineNo, "inverse metric row has " + std::to_string(row.size()) + " values, expected " +
+                           std::to_string(denseRows_.front().size()));
+        }
+        denseRows_.push_back(std::move(row));
+        if (denseRows_.size() == denseRows_.front().size()) finishDense(file);
+        return;
+      }
+      case Block::None: break;
+    }
+    if (text == "Adaptation terminated") {
+      file.adaptations.emplace_back();
+      block_ = Block::StepSize;
+      return;
+    }
+    readTiming(file, text, lineNo);
+  }
+
+  void readTiming(StanCsvFile& file, std::string_view text, std::size_t lineNo) const {
+    const std::size_t unit = text.find(" seconds (");
+    if (unit == std::string_view::npos) return;
+    const std::string_view which = text.substr(unit + 10);
+    double StanCsvTiming::*field = nullptr;
+    if (which == "Warm-up)") field = &StanCsvTiming::warmupSeconds;
+    if (which == "Sampling)") field = &StanCsvTiming::samplingSeconds;
+    if (which == "Total)") field = &StanCsvTiming::totalSeconds;
+    if (!field) return;
+    std::string_view value = text.substr(0, unit);
+    if (value.starts_with("Elapsed Time:")) value.remove_prefix(13);
+    const std::optional<double> x = parseDouble(trim(value));
+    if (!x) fail(lineNo, "time '" + std::string(trim(value)) + "' is not a number");
+    if (field == &StanCsvTiming::warmupSeconds || !file.timing) file.timing.emplace();
+    (*file.timing).*field = *x;
+  }
+
   void readHeader(StanCsvFile& file, const std::string& line, std::size_t lineNo) const {
     std::set<std::string_view> seen;
     for (std::string_view name : splitCommas(line)) {
-      if (trim(name).size() != name.size()) fail(lineNo, "column name '" + std::string(name) + "' has surrounding spaces");
+      if (trim(name).size() != name.size())
+        fail(lineNo, "column name '" + std::string(name) + "' has surrounding spaces");
       if (name.empty()) fail(lineNo, "empty column name in the header");
       if (!seen.insert(name).second) fail(lineNo, "duplicate column name '" + std::string(name) + "'");
       file.columns.emplace_back(name);
@@ -121,6 +226,8 @@ class Parser {
   }
 
   std::string source_;
+  Block block_ = Block::None;
+  std::vector<std::vector<double>> denseRows_;
 };
 
 }  // namespace

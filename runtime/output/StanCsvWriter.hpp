@@ -1,17 +1,18 @@
 #pragma once
 // Writes draws from the fitted approximation as a Stan CSV file laid out like CmdStan's
-// `method = variational` output, so CmdStanPy (from_csv), ArviZ and stansummary read it
-// (format in docs/output.md):
-//   comment header   "# key = value" lines, nested by indentation as CmdStan writes them
+// `method = variational` output, so CmdStanPy (from_csv), ArviZ, rstan (read_stan_csv and print)
+// and stansummary read it (format in docs/output.md):
+//   comment header   "# key = value" lines, nested by indentation as CmdStan writes them; a first
+//                    method line with two '=' that only rstan reads (its print fails on method
+//                    "variational"), then "# method = variational" for CmdStanPy and ArviZ
 //   column header    lp__,log_p__,log_g__,<parameters>,<generated quantities>
 //   "# Stepsize adaptation complete." / "# eta = 1"  (CmdStanPy requires these two lines)
 //   the mean row     constrain(mean of q), lp__ = log_p__ = log_g__ = 0
 //   one row per draw
 // Numbers are written with full round-trip precision.
+#include <Eigen/Core>
 #include <filesystem>
 #include <ostream>
-
-#include <Eigen/Core>
 
 #include "runtime/output/Results.hpp"
 

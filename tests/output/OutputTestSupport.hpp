@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/output/StanCsvReader.hpp"
+
 namespace pvi::output::test {
 
 class TempDir {
@@ -61,6 +63,17 @@ inline std::size_t count(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
   for (std::size_t pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + needle.size())) ++n;
   return n;
+}
+
+// The message of the StanCsvError parsing `text` throws ("" when it parses).
+inline std::string parseError(const std::string& text) {
+  std::istringstream in(text);
+  try {
+    parseStanCsv(in, "bad.csv");
+  } catch (const StanCsvError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace pvi::output::test

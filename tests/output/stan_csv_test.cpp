@@ -2,6 +2,7 @@
 // clear errors on malformed files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,7 @@ namespace pvi::output {
 namespace {
 
 using test::lines;
+using test::parseError;
 using test::readFile;
 using test::TempDir;
 
@@ -41,11 +43,18 @@ RunInfo sampleRun() {
 // Values that stress round-trip formatting: exact decimals, repeating binaries, extremes, subnormals,
 // signed zero, non-finite, and random doubles over a wide exponent range.
 StanCsvDraws sampleDraws() {
-  const std::vector<double> special = {0.1, 1.0 / 3.0, -0.0, 5e-324, 2.2250738585072014e-308,
-                                       std::numeric_limits<double>::max(), -1e-300, 123456789.123456789,
+  const std::vector<double> special = {0.1,
+                                       1.0 / 3.0,
+                                       -0.0,
+                                       5e-324,
+                                       2.2250738585072014e-308,
+                                       std::numeric_limits<double>::max(),
+                                       -1e-300,
+                                       123456789.123456789,
                                        std::numeric_limits<double>::quiet_NaN(),
                                        std::numeric_limits<double>::infinity(),
-                                       -std::numeric_limits<double>::infinity(), 1.0};
+                                       -std::numeric_limits<double>::infinity(),
+                                       1.0};
   StanCsvDraws d;
   d.draws.columns = {"alpha", "beta.1", "beta.2", "Sigma.1.1", "Sigma.2.1", "y_rep.1"};
   d.draws.numParameters = 5;
@@ -57,7 +66,8 @@ StanCsvDraws sampleDraws() {
   for (int i = 0; i < rows; ++i) {
     for (int j = 0; j < 6; ++j) {
       const int k = i * 6 + j;
-      d.draws.values(i, j) = k < static_cast<int>(special.size()) ? special[k] : std::ldexp(mantissa(rng), exponent(rng));
+      d.draws.values(i, j) =
+          k < static_cast<int>(special.size()) ? special[k] : std::ldexp(mantissa(rng), exponent(rng));
     }
   }
   d.mean = Eigen::VectorXd::LinSpaced(6, -1.0 / 7.0, 22.0 / 7.0);
@@ -83,14 +93,33 @@ TEST(StanCsv, FollowsCmdStanVariationalLayout) {
   EXPECT_EQ(text.size(), header + 3 + 1 + static_cast<std::size_t>(d.draws.values.rows()));
   // Nested CmdStan-style configuration, as CmdStanPy's from_csv needs it.
   const std::string all = os.str();
-  for (const char* line : {"\n# method = variational\n", "\n#   variational\n", "\n#     algorithm = fullrank\n",
-                           "\n#       fullrank\n", "\n#     iter = 25\n", "\n#     output_samples = 40\n",
-                           "\n#     pvi_algorithm = pvi\n", "\n#     schedule = synchronous\n",
-                           "\n#     pvi_iter = 7\n", "\n#     note = two lines\n", "\n#   seed = 1234\n",
-                           "\n#   file = data/a.json\n", "\n#   file = data/b.json\n",
-                           "\n# start_datetime = 2025-01-02 03:04:05 UTC\n"}) {
+  for (const char* line :
+       {"\n# method = variational\n#   variational\n", "\n#     algorithm = fullrank\n", "\n#       fullrank\n",
+        "\n#     iter = 25\n", "\n#     output_samples = 40\n", "\n#     pvi_algorithm = pvi\n",
+        "\n#     schedule = synchronous\n", "\n#     pvi_iter = 7\n", "\n#     note = two lines\n",
+        "\n#   seed = 1234\n", "\n#     sampler_t = pvi(fullrank)\n", "\n#   file = data/a.json\n",
+        "\n#   file = data/b.json\n", "\n# start_datetime = 2025-01-02 03:04:05 UTC\n"}) {
     EXPECT_NE(all.find(line), std::string::npos) << "missing line " << line;
   }
+}
+
+// rstan's print fails on a file whose method is "variational" (it wants the Pareto k values only
+// its own vb() computes). rstan keeps the first value of a repeated key, CmdStanPy and ArviZ the
+// last and skip lines with two '=': the first method line is for rstan only.
+TEST(StanCsv, RstanReadsAnotherMethodThanCmdStanPy) {
+  std::ostringstream os;
+  writeStanCsv(os, sampleRun(), sampleDraws());
+  const std::vector<std::string> text = lines(os.str());
+  std::vector<std::string> methods;
+  for (const std::string& line : text) {
+    if (line.starts_with("# method = ")) methods.push_back(line);
+  }
+  ASSERT_EQ(methods.size(), 2u);
+  EXPECT_EQ(methods[0], "# method = pvic = rstan reads this first method line, CmdStanPy and ArviZ the next one");
+  EXPECT_EQ(std::count(methods[0].begin(), methods[0].end(), '='), 2);
+  EXPECT_EQ(methods[1], "# method = variational");
+  std::istringstream in(os.str());
+  EXPECT_EQ(parseStanCsv(in, "fit.csv").config.at("method"), "variational");  // our reader: the last wins
 }
 
 TEST(StanCsv, WriteThenReadIsBitExact) {
@@ -172,7 +201,8 @@ TEST(StanCsv, UnwritablePathIsAnOutputError) {
 // A file shaped like CmdStan's own output: Windows line ends, NaN spellings, comments after the draws.
 TEST(StanCsv, ReadsCmdStanStyleFiles) {
   std::istringstream in(
-      "# model = bernoulli_model\r\n# method = variational\r\n#   variational\r\n#     algorithm = meanfield (Default)\r\n"
+      "# model = bernoulli_model\r\n# method = variational\r\n#   variational\r\n#     algorithm = meanfield "
+      "(Default)\r\n"
       "lp__,log_p__,log_g__,theta\r\n# Stepsize adaptation complete.\r\n# eta = 1\r\n"
       "0,0,0,0.25\r\n0,-6.5,-0.25,NaN\r\n0,-7,-1,+inf\r\n\r\n# \r\n#  Elapsed Time: 0.01 seconds\r\n");
   const StanCsvFile f = parseStanCsv(in, "cmdstan.csv");
@@ -192,17 +222,6 @@ TEST(StanCsv, FilesOfOtherMethodsHaveNoMeanRow) {
   EXPECT_EQ(f.draws.rows(), 2);
 }
 
-// The error message of parsing `text` ("" when it parses).
-std::string parseError(const std::string& text) {
-  std::istringstream in(text);
-  try {
-    parseStanCsv(in, "bad.csv");
-  } catch (const StanCsvError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(StanCsv, MalformedFilesGiveClearErrors) {
   EXPECT_EQ(parseError(""), "bad.csv:0: empty file");
   EXPECT_EQ(parseError("# model = m\n# method = variational\n"), "bad.csv:2: no column header (only comment lines)");
@@ -213,7 +232,8 @@ TEST(StanCsv, MalformedFilesGiveClearErrors) {
   EXPECT_EQ(parseError("lp__,a\n1,1e999\n"), "bad.csv:2: value 2 ('1e999') is not a number");
   EXPECT_EQ(parseError("lp__,a,a\n"), "bad.csv:1: duplicate column name 'a'");
   EXPECT_EQ(parseError("lp__,,a\n"), "bad.csv:1: empty column name in the header");
-  EXPECT_EQ(parseError("# method = variational\nlp__,a\n"), "bad.csv:2: a variational file must have at least the mean row");
+  EXPECT_EQ(parseError("# method = variational\nlp__,a\n"),
+            "bad.csv:2: a variational file must have at least the mean row");
   EXPECT_EQ(parseError("lp__,a\n1,2\n"), "");
 }
 
