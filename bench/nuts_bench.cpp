@@ -109,8 +109,7 @@ double minGlobalEss(const pvi::SampledPosterior& p) {
   return ess;
 }
 
-void Efficiency(benchmark::State& state, const Example& e, pvi::samplers::Adaptation adaptation,
-                std::size_t warmup) {
+void Efficiency(benchmark::State& state, const Example& e, pvi::samplers::Adaptation adaptation, std::size_t warmup) {
   const pvi::BoundModel& model = bound(e);
   const std::map<std::string, StanEfficiency> stan = stanEfficiency();
   std::uint64_t seed = 0;
@@ -171,7 +170,8 @@ void Overhead(benchmark::State& state, const Example& e) {
     }
     const auto t1 = std::chrono::steady_clock::now();
     double sink = 0;
-    for (std::size_t k = 0; k < steps; ++k) sink += joint.logDensity(visited[k % visited.size()].data(), gradient.data());
+    for (std::size_t k = 0; k < steps; ++k)
+      sink += joint.logDensity(visited[k % visited.size()].data(), gradient.data());
     const auto t2 = std::chrono::steady_clock::now();
     benchmark::DoNotOptimize(sink);
     leapfrogNs += std::chrono::duration<double, std::nano>(t1 - t0).count();
@@ -193,7 +193,9 @@ const bool registered = [] {
             ->Iterations(3)
             ->Unit(benchmark::kSecond)
             ->UseRealTime();
-    benchmark::RegisterBenchmark(("Overhead/" + e.name).c_str(), Overhead, e)->Iterations(5)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("Overhead/" + e.name).c_str(), Overhead, e)
+        ->Iterations(5)
+        ->Unit(benchmark::kMillisecond);
   }
   return true;
 }();

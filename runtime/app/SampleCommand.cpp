@@ -25,14 +25,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-output::RunInfo samplingRunInfo(const LoadedModel& lm, const BoundModel& b, const FitOptions& o,
-                                const OutputCli& out) {
+output::RunInfo samplingRunInfo(const LoadedModel& lm, const BoundModel& b, const FitOptions& o, const OutputCli& out) {
   output::RunInfo run;
   run.model = lm.info.name;
   run.dataFiles = b.dataFiles;
   run.algorithm = "nuts";
-  run.options = {{"chains", std::to_string(o.sampling.chains)},
-                 {"adaptation", adaptationName(o.sampling.adaptation)}};
+  run.options = {{"chains", std::to_string(o.sampling.chains)}, {"adaptation", adaptationName(o.sampling.adaptation)}};
   run.seed = o.seed;
   run.outputFile = out.output;
   return run;
@@ -62,7 +60,8 @@ output::ChainSamples chainSamples(const DrawTable& table, std::size_t numParamet
   if (dense) {
     s.inverseMetricDense.resize(size, size);
     for (Eigen::Index i = 0; i < size; ++i)
-      for (Eigen::Index j = 0; j < size; ++j) s.inverseMetricDense(i, j) = chain.metric.inverseDense()(index[i], index[j]);
+      for (Eigen::Index j = 0; j < size; ++j)
+        s.inverseMetricDense(i, j) = chain.metric.inverseDense()(index[i], index[j]);
   } else {
     s.inverseMetricDiagonal.resize(size);
     for (Eigen::Index i = 0; i < size; ++i) s.inverseMetricDiagonal[i] = chain.metric.inverseDiagonal()[index[i]];
@@ -176,11 +175,12 @@ int runSampling(const std::string& program, const LoadedModel& lm, const BoundMo
     outputs.commit();
 
     std::cout << "\n" << output::formatSummaryTable(summary.summary) << "\n";
-    std::printf("%zu chains of %zu draws after %zu warm-up iterations in %.1f s; %zu gradient evaluations "
-                "(%zu in warm-up); %zu divergent transitions; largest R-hat %.4g; smallest ESS bulk %.0f, tail %.0f%s\n",
-                p.chains.size(), options.sampling.draws, summary.sampling->warmup, result.seconds,
-                mixing.warmupGradients + mixing.samplingGradients, mixing.warmupGradients, mixing.divergences,
-                mixing.maxRhat, mixing.minEssBulk, mixing.minEssTail, mixing.warnings.empty() ? " (no warnings)" : "");
+    std::printf(
+        "%zu chains of %zu draws after %zu warm-up iterations in %.1f s; %zu gradient evaluations "
+        "(%zu in warm-up); %zu divergent transitions; largest R-hat %.4g; smallest ESS bulk %.0f, tail %.0f%s\n",
+        p.chains.size(), options.sampling.draws, summary.sampling->warmup, result.seconds,
+        mixing.warmupGradients + mixing.samplingGradients, mixing.warmupGradients, mixing.divergences, mixing.maxRhat,
+        mixing.minEssBulk, mixing.minEssTail, mixing.warnings.empty() ? " (no warnings)" : "");
     for (const std::string& w : written) std::printf("wrote %s\n", w.c_str());
     std::fflush(stdout);
     for (const std::string& w : mixing.warnings) std::cerr << program << ": warning: " << w << "\n";

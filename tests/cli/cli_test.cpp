@@ -79,6 +79,60 @@ TEST(PvicRun, HierarchicalModelWritesEachPartitionsLocalsToItsOwnDirectory) {
   EXPECT_TRUE(fs::exists(dir.path / "report" / "elbo.svg"));
 }
 
+// NUTS: one CmdStan sampling file per chain holding the globals, each partition's chains in its
+// own directory, the same draws in one file with --merge-chains, the summary with R-hat and ESS,
+// and a progress line per chain on request.
+TEST(PvicRun, NutsWritesChainFilesAndEachPartitionsLocals) {
+  TempDir dir;
+  const std::string ex = example("eight_schools");
+  const std::string base = pvic() + " run " + ex + "/noncentered.pvi --partition-data " + ex +
+                           "/data_per_school.csv --algorithm nuts --chains 3 --warmup 200 --draws 150 --seed 4";
+  ProcessResult r = run(base + " --progress always -o " + (dir.path / "fit.csv").string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("nuts as requested (3 chains of 200 warm-up and 150 draws over 10 parameters"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("R_hat"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("chain 3 100% sampling, "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" div "), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("converged"), std::string::npos) << r.out;
+  std::vector<output::StanCsvFile> chains;
+  for (int c = 1; c <= 3; ++c) chains.push_back(output::readStanCsv(dir.path / ("fit_" + std::to_string(c) + ".csv")));
+  for (const output::StanCsvFile& f : chains) {
+    EXPECT_EQ(f.columns, (std::vector<std::string>{"lp__", "accept_stat__", "stepsize__", "treedepth__",
+                                                   "n_leapfrog__", "divergent__", "energy__", "mu", "tau"}));
+    EXPECT_EQ(f.draws.rows(), 150);
+    ASSERT_EQ(f.adaptations.size(), 1u);
+    EXPECT_EQ(f.adaptations[0].inverseMetricDiagonal.size(), 2);  // the globals' block
+    EXPECT_GT(f.draws.col(8).minCoeff(), 0.0);                    // tau > 0
+    EXPECT_TRUE(f.timing.has_value());
+  }
+  EXPECT_FALSE(chains[0].draws.col(7).isApprox(chains[1].draws.col(7)));
+  for (int school = 1; school <= 8; ++school) {
+    const fs::path d = dir.path / "fit-locals" / std::to_string(school);
+    output::StanCsvFile locals = output::readStanCsv(d / "locals_2.csv");
+    EXPECT_TRUE(locals.columnIndex("theta_tilde").has_value());
+    EXPECT_TRUE(locals.columnIndex("theta").has_value());
+    EXPECT_FALSE(locals.columnIndex("mu").has_value());  // a partition's file holds its own values only
+    EXPECT_EQ(locals.draws.rows(), 150);
+    EXPECT_TRUE(fs::exists(d / "locals_summary.json"));
+  }
+  const nlohmann::json summary = nlohmann::json::parse(slurp(dir.path / "fit-summary.json"));
+  EXPECT_EQ(summary["algorithm"], "nuts");
+  EXPECT_EQ(summary["sampling"]["chains"], 3);
+  EXPECT_TRUE(summary["parameters"][0]["rhat"].is_number());
+  EXPECT_TRUE(summary["parameters"][0]["ess_bulk"].is_number());
+
+  // The same seed with --merge-chains: the same draws in one file, after a chain__ column.
+  ProcessResult merged = run(base + " --progress never --merge-chains -o " + (dir.path / "all.csv").string());
+  ASSERT_EQ(merged.exitCode, 0) << merged.err;
+  output::StanCsvFile all = output::readStanCsv(dir.path / "all.csv");
+  EXPECT_EQ(all.columns.front(), "chain__");
+  ASSERT_EQ(all.draws.rows(), 450);
+  EXPECT_EQ(all.draws(150, 0), 2.0);
+  EXPECT_EQ(all.draws(150, 8), chains[1].draws(0, 7));  // mu of chain 2's first draw
+}
+
 TEST(PvicRun, ProgressLineOnRequest) {
   TempDir dir;
   std::string command = logisticRun(dir);
@@ -196,6 +250,24 @@ TEST_F(BadInput, UnknownPartitionColumn) {
   EXPECT_NE(r.err.find("silo"), std::string::npos) << r.err;
 }
 
+// NUTS's options are refused by name before anything runs.
+TEST_F(BadInput, BadSamplerOptions) {
+  const std::pair<const char*, const char*> cases[] = {
+      {" --algorithm nuts --adapt-delta 1.5", "--adapt-delta"},
+      {" --algorithm nuts --chains 0", "--chains"},
+      {" --algorithm nuts --max-depth 0", "--max-depth"},
+      {" --algorithm nuts --metric dense", "--adaptation windowed"},
+      {" --algorithm nuts --theta 0.5", "--theta"},
+  };
+  for (const auto& [options, expected] : cases) {
+    ProcessResult r = runWith(json() + csv() + options);
+    EXPECT_EQ(r.exitCode, 1) << options << "\n" << r.err;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << options << "\n" << r.err;
+  }
+  ProcessResult r = runWith(json() + csv() + " --algorithm nuts --metric unit");
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+}
+
 TEST_F(BadInput, UnimplementedAlgorithm) {
   ProcessResult r = runWith(json() + csv() + " --algorithm sfvi");
   EXPECT_EQ(r.exitCode, 1);
@@ -203,9 +275,9 @@ TEST_F(BadInput, UnimplementedAlgorithm) {
 }
 
 TEST_F(BadInput, UnknownAlgorithmIsAUsageError) {
-  ProcessResult r = runWith(json() + csv() + " --algorithm nuts");
+  ProcessResult r = runWith(json() + csv() + " --algorithm hmc");
   EXPECT_EQ(r.exitCode, 2);
-  EXPECT_NE(r.err.find("nuts"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hmc"), std::string::npos) << r.err;
 }
 
 TEST_F(BadInput, UnwritableOutput) {

@@ -82,8 +82,8 @@ void expectMatchesReference(const SamplingRun& r, const std::map<std::string, Re
     EXPECT_LT(std::abs(mean - ref.mean), 4.0 * combined)
         << name << ": mean " << mean << ", reference " << ref.mean << ", combined MCSE " << combined;
     EXPECT_LT(std::abs(sd / ref.sd - 1.0), 0.10) << name << ": sd " << sd << ", reference " << ref.sd;
-    std::cout << "[measured] " << name << ": (mean - reference) / combined MCSE "
-              << (mean - ref.mean) / combined << ", sd / reference sd " << sd / ref.sd << "\n";
+    std::cout << "[measured] " << name << ": (mean - reference) / combined MCSE " << (mean - ref.mean) / combined
+              << ", sd / reference sd " << sd / ref.sd << "\n";
     ++compared;
   }
   EXPECT_GE(compared, 2u);
@@ -92,8 +92,8 @@ void expectMatchesReference(const SamplingRun& r, const std::map<std::string, Re
 TEST(NutsReference, Contraception) {
   TempDir dir;
   const std::string ex = example("hierarchical_logistic");
-  const SamplingRun r = sample(dir, ex + "/model.pvi", " --data " + ex + "/data.json --partition-data " + ex +
-                                                  "/data_per_district.csv");
+  const SamplingRun r =
+      sample(dir, ex + "/model.pvi", " --data " + ex + "/data.json --partition-data " + ex + "/data_per_district.csv");
   EXPECT_EQ(r.process.exitCode, 0) << r.process.err;
   expectMatchesReference(r, readReference("hierarchical_logistic.csv"));
 }
@@ -117,8 +117,8 @@ TEST(NutsReference, EightSchoolsNonCentred) {
   // theta is each school's generated quantity: compare it from the partitions' own summaries.
   const std::map<std::string, Reference> reference = readReference("eight_schools.csv");
   for (int school = 1; school <= 8; ++school) {
-    const auto locals = nlohmann::json::parse(
-        slurp(dir.path / "fit-locals" / std::to_string(school) / "locals_summary.json"));
+    const auto locals =
+        nlohmann::json::parse(slurp(dir.path / "fit-locals" / std::to_string(school) / "locals_summary.json"));
     for (const auto& column : locals["generated_quantities"]) {
       if (column["name"] != "theta") continue;
       const Reference& ref = reference.at("theta." + std::to_string(school));

@@ -28,11 +28,13 @@ double initialStepSize(Nuts& nuts, const PhasePoint& point, const EuclideanMetri
     if (direction == -1 && !(d < log08)) break;
     eps = direction == 1 ? 2.0 * eps : 0.5 * eps;
     if (eps > 1e7)
-      throw SamplerError("the step size grew without bound while searching for a first step size: the posterior "
-                         "may be improper (a parameter without a proper prior?)");
+      throw SamplerError(
+          "the step size grew without bound while searching for a first step size: the posterior "
+          "may be improper (a parameter without a proper prior?)");
     if (eps == 0.0)
-      throw SamplerError("the step size fell to zero while searching for a first step size: the log density is "
-                         "not smooth or not finite near the starting point");
+      throw SamplerError(
+          "the step size fell to zero while searching for a first step size: the log density is "
+          "not smooth or not finite near the starting point");
   }
   return eps;
 }

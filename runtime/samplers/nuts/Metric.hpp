@@ -34,8 +34,8 @@ class EuclideanMetric {
   MetricKind kind_ = MetricKind::Diagonal;
   Eigen::VectorXd inverseDiagonal_;
   Eigen::VectorXd momentumScale_;  // diagonal only: 1 / sqrt(M^{-1}_ii)
-  Eigen::MatrixXd inverse_;  // dense only
-  Eigen::MatrixXd lower_;    // dense only: M^{-1} = L L'
+  Eigen::MatrixXd inverse_;        // dense only
+  Eigen::MatrixXd lower_;          // dense only: M^{-1} = L L'
 };
 
 }  // namespace pvi::samplers

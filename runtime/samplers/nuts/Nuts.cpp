@@ -35,8 +35,8 @@ void Nuts::resize(Eigen::Index d) {
   levels_.assign(options_.maxDepth + 1, Level{});
   for (Level& l : levels_) {
     l.proposeFinal = PhasePoint(d);
-    for (Eigen::VectorXd* v : {&l.pInitEnd, &l.pSharpInitEnd, &l.rhoInit, &l.pFinalBeg, &l.pSharpFinalBeg,
-                               &l.rhoFinal, &l.rhoSubtree, &l.rhoExtended})
+    for (Eigen::VectorXd* v : {&l.pInitEnd, &l.pSharpInitEnd, &l.rhoInit, &l.pFinalBeg, &l.pSharpFinalBeg, &l.rhoFinal,
+                               &l.rhoSubtree, &l.rhoExtended})
       v->setZero(d);
   }
   for (PhasePoint* z : {&z_, &zFwd_, &zBck_, &zSample_, &zPropose_}) *z = PhasePoint(d);
@@ -103,8 +103,7 @@ bool Nuts::buildTree(std::size_t depth, PhasePoint& z, PhasePoint& propose, Eige
   return persist;
 }
 
-TransitionStats Nuts::transition(PhasePoint& point, const EuclideanMetric& metric, double eps,
-                                 std::mt19937_64& rng) {
+TransitionStats Nuts::transition(PhasePoint& point, const EuclideanMetric& metric, double eps, std::mt19937_64& rng) {
   metric_ = &metric;
   rng_ = &rng;
   leapfrogs_ = 0;

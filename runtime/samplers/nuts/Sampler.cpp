@@ -34,8 +34,9 @@ void checkOptions(const Target& target, const SamplerOptions& o) {
   if (!(o.initRadius >= 0.0) || !std::isfinite(o.initRadius))
     throw std::invalid_argument("the initialisation radius must be non-negative and finite");
   if (o.adaptation == Adaptation::Fisher && o.metric == MetricKind::Dense)
-    throw std::invalid_argument("the Fisher adaptation estimates a diagonal metric; use --adaptation windowed for "
-                                "--metric dense");
+    throw std::invalid_argument(
+        "the Fisher adaptation estimates a diagonal metric; use --adaptation windowed for "
+        "--metric dense");
   if (o.init && static_cast<std::size_t>(o.init->size()) != target.dim)
     throw std::invalid_argument("the initial point has " + std::to_string(o.init->size()) + " entries, expected " +
                                 std::to_string(target.dim));
@@ -57,9 +58,10 @@ void initialise(const Nuts& nuts, const SamplerOptions& o, PhasePoint& z, std::m
       throw SamplerError("chain " + std::to_string(chain) +
                          ": the log density or its gradient is not finite at the given initial point");
   }
-  throw SamplerError("chain " + std::to_string(chain) + ": no starting point with a finite log density and gradient in " +
-                     std::to_string(kInitAttempts) + " attempts uniformly in [-" + std::to_string(o.initRadius) + ", " +
-                     std::to_string(o.initRadius) + "] on the unconstrained scale");
+  throw SamplerError("chain " + std::to_string(chain) +
+                     ": no starting point with a finite log density and gradient in " + std::to_string(kInitAttempts) +
+                     " attempts uniformly in [-" + std::to_string(o.initRadius) + ", " + std::to_string(o.initRadius) +
+                     "] on the unconstrained scale");
 }
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
@@ -68,7 +70,8 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-ChainResult runChain(const Target& target, const SamplerOptions& o, std::size_t chain, const ProgressCallback& progress) {
+ChainResult runChain(const Target& target, const SamplerOptions& o, std::size_t chain,
+                     const ProgressCallback& progress) {
   checkOptions(target, o);
   std::mt19937_64 rng(support::deriveSeed(o.seed, kNutsStream, chain));
   const auto d = static_cast<Eigen::Index>(target.dim);

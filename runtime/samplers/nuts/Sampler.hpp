@@ -47,7 +47,7 @@ struct ChainResult {
   std::size_t chain = 1;  // 1-based, as CmdStan's id
   Eigen::MatrixXd draws;  // samples x dim, unconstrained
   SamplerColumns columns;
-  double stepSize = 0.0;  // after warm-up
+  double stepSize = 0.0;   // after warm-up
   EuclideanMetric metric;  // after warm-up
   std::size_t warmupGradients = 0, samplingGradients = 0;
   std::size_t warmupDivergences = 0, divergences = 0, treeDepthHits = 0;

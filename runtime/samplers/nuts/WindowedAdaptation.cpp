@@ -89,9 +89,7 @@ class WindowedAdaptation final : public MetricAdaptation {
   }
 
  private:
-  bool inWindow(std::size_t i) const {
-    return i >= o_.initBuffer && i < warmup_ - o_.termBuffer && i != warmup_;
-  }
+  bool inWindow(std::size_t i) const { return i >= o_.initBuffer && i < warmup_ - o_.termBuffer && i != warmup_; }
   void computeNextWindow(std::size_t i) {
     const std::size_t lastEnd = warmup_ - o_.termBuffer - 1;
     if (nextWindowEnd_ == lastEnd) return;
