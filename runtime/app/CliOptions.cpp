@@ -43,15 +43,15 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
   cmd.add_option("--samples", f.fit.samples, "Monte Carlo draws per Adam step")->capture_default_str();
   cmd.add_option("--elbo-samples", f.fit.elboSamples, "Draws per client for each round's ELBO estimate")
       ->capture_default_str();
-  cmd.add_option("--threads", f.fit.threads, "Threads for parallel clients or chains (0: all cores)")->capture_default_str();
+  cmd.add_option("--threads", f.fit.threads, "Threads for parallel clients or chains (0: all cores)")
+      ->capture_default_str();
   cmd.add_option("--seed", f.fit.seed, "Random seed")->capture_default_str();
   cmd.add_option("--theta", f.fit.theta, "Fixed hyperparameters, unconstrained (default: zeros)")
       ->delimiter(',')
       ->type_name("X,...");
   cmd.add_option("--chains", f.fit.sampling.chains, "nuts: number of chains (run on --threads threads)")
       ->capture_default_str();
-  cmd.add_option("--warmup", f.warmup,
-                 "nuts: warm-up iterations per chain (default: 1000 for both adaptations)")
+  cmd.add_option("--warmup", f.warmup, "nuts: warm-up iterations per chain (default: 1000 for both adaptations)")
       ->type_name("N");
   cmd.add_option("--max-depth", f.fit.sampling.maxDepth, "nuts: maximum tree depth")->capture_default_str();
   cmd.add_option("--adapt-delta", f.fit.sampling.adaptDelta, "nuts: target acceptance statistic in (0, 1)")
@@ -82,7 +82,8 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
 
 void addLogDensityOptions(CLI::App& cmd, LogDensityCli& p) {
   cmd.add_option("--z", p.z, "Unconstrained globals (default: zeros)")->delimiter(',')->type_name("X,...");
-  cmd.add_option("--w", p.w, "Unconstrained locals of every partition, concatenated in partition order (default: zeros)")
+  cmd.add_option("--w", p.w,
+                 "Unconstrained locals of every partition, concatenated in partition order (default: zeros)")
       ->delimiter(',')
       ->type_name("X,...");
   cmd.add_option("--theta", p.theta, "Unconstrained hyperparameters (default: zeros)")

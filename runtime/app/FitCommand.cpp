@@ -115,29 +115,22 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
               << " hyperparameter(s) are fixed at 0 on the unconstrained scale (learning them is not implemented "
                  "yet; set them with --theta)\n";
 
-  const bool showProgress = fitCli.progress == "always" || (fitCli.progress == "auto" && stderrIsTerminal());
-  ProgressDisplay progress(std::cerr, showProgress);
   FitResult result;
-  try {
-    result = fitModel(model, options,
-                      [&](const support::TraceRecord& r, const AlgorithmChoice& c) { progress.round(r, c); });
-    std::cout << "prior: " << result.prior << "\n";
-    progress.finish();
-  } catch (const FitConfigurationError& e) {
-    progress.finish();
-    std::cerr << program << ": error: " << e.what() << "\n";
-    return kExitInvalid;
-  } catch (const std::exception& e) {
-    progress.finish();
-    std::cerr << program << ": error: the fit failed: " << e.what() << "\n";
-    return kExitFitFailed;
-  }
+  const int fitted = fitWithProgress(
+      program, fitCli,
+      [&](ProgressDisplay& progress) {
+        return fitModel(model, options,
+                        [&](const support::TraceRecord& r, const AlgorithmChoice& c) { progress.round(r, c); });
+      },
+      result);
+  if (fitted != kExitOk) return fitted;
+  std::cout << "prior: " << result.prior << "\n";
   if (!std::isfinite(result.elbo.value) || !result.posterior.gaussian().mean.allFinite()) {
     std::cerr << program << ": error: the fit failed: the approximation is not finite\n";
     return kExitFitFailed;
   }
 
-  try {
+  return writeOutputs(program, [&] {
     const PosteriorDraws draws = drawPosterior(model, result, outCli.draws, options.seed + 1);
     output::RunInfo run = runInfo(lm, bound, fitCli, result, outCli);
     // The Stan CSV: parameters and generated quantities, without the three density columns.
@@ -210,17 +203,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
       if (result.events.size() > 5) std::cerr << "  ... and " << result.events.size() - 5 << " more\n";
     }
     for (const std::string& w : written) std::printf("wrote %s\n", w.c_str());
-  } catch (const output::OutputError& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
-    return kExitOutput;
-  } catch (const fs::filesystem_error& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
-    return kExitOutput;
-  } catch (const std::exception& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
-    return kExitFitFailed;
-  }
-  return kExitOk;
+  });
 }
 
 }  // namespace pvi::app

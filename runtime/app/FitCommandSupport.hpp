@@ -2,10 +2,13 @@
 // What the variational path (FitCommand.cpp) and the sampling path (SampleCommand.cpp) of `fit`
 // share.
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "runtime/app/BindData.hpp"
 #include "runtime/app/Cli.hpp"
+#include "runtime/fit/Fit.hpp"
+#include "runtime/fit/Progress.hpp"
 
 namespace pvi::app {
 
@@ -14,6 +17,16 @@ inline std::string stem(const std::string& path) {
   const std::filesystem::path p(path);
   return (p.parent_path() / p.stem()).string();
 }
+
+// Runs `fit` with the progress display the options ask for (on stderr, ended before returning).
+// Returns kExitOk with `result` set, or prints the failure and returns its exit code: kExitInvalid
+// for bad options (FitConfigurationError), kExitFitFailed for anything else.
+int fitWithProgress(const std::string& program, const FitCli& options,
+                    const std::function<FitResult(ProgressDisplay&)>& fit, FitResult& result);
+
+// Runs `write` (a fit's outputs and the report on stdout). Returns kExitOk, or prints the failure
+// and returns kExitOutput for a file that could not be written, kExitFitFailed for anything else.
+int writeOutputs(const std::string& program, const std::function<void()>& write);
 
 // The sampling path, after the options were parsed and the data bound.
 int runSampling(const std::string& program, const LoadedModel& model, const BoundModel& bound, const FitCli& fit,

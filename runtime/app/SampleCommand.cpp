@@ -97,24 +97,17 @@ output::SamplingTotals samplingTotals(const MixingSummary& m, const FitOptions& 
 int runSampling(const std::string& program, const LoadedModel& lm, const BoundModel& bound, const FitCli& fitCli,
                 const OutputCli& outCli, const FitOptions& options) {
   const CompiledModel& model = *bound.model;
-  const bool showProgress = fitCli.progress == "always" || (fitCli.progress == "auto" && stderrIsTerminal());
-  ProgressDisplay progress(std::cerr, showProgress);
   FitResult result;
-  try {
-    result = fitModel(model, options, {}, [&](const samplers::ChainProgress& p) { progress.chain(p); });
-    progress.finish();
-  } catch (const FitConfigurationError& e) {
-    progress.finish();
-    std::cerr << program << ": error: " << e.what() << "\n";
-    return kExitInvalid;
-  } catch (const std::exception& e) {
-    progress.finish();
-    std::cerr << program << ": error: the fit failed: " << e.what() << "\n";
-    return kExitFitFailed;
-  }
+  const int fitted = fitWithProgress(
+      program, fitCli,
+      [&](ProgressDisplay& progress) {
+        return fitModel(model, options, {}, [&](const samplers::ChainProgress& c) { progress.chain(c); });
+      },
+      result);
+  if (fitted != kExitOk) return fitted;
   const SampledPosterior& p = result.posterior.sampled();
   const MixingSummary& mixing = *result.mixing;
-  try {
+  const int status = writeOutputs(program, [&] {
     const PosteriorDraws draws = drawPosterior(model, result, 0, 0);
     const output::RunInfo run = samplingRunInfo(lm, bound, options, outCli);
     // The parameter and generated-quantity columns, without lp__, log_p__, log_g__.
@@ -184,16 +177,8 @@ int runSampling(const std::string& program, const LoadedModel& lm, const BoundMo
     for (const std::string& w : written) std::printf("wrote %s\n", w.c_str());
     std::fflush(stdout);
     for (const std::string& w : mixing.warnings) std::cerr << program << ": warning: " << w << "\n";
-  } catch (const output::OutputError& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
-    return kExitOutput;
-  } catch (const fs::filesystem_error& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
-    return kExitOutput;
-  } catch (const std::exception& e) {
-    std::cerr << program << ": error: " << e.what() << "\n";
-    return kExitFitFailed;
-  }
+  });
+  if (status != kExitOk) return status;
   if (mixing.failed) {
     std::cerr << program << ": error: the fit failed: the chains did not mix (the draws were written for inspection)\n";
     return kExitFitFailed;

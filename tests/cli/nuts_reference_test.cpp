@@ -89,23 +89,34 @@ void expectMatchesReference(const SamplingRun& r, const std::map<std::string, Re
   EXPECT_GE(compared, 2u);
 }
 
-TEST(NutsReference, Contraception) {
+struct ExampleCase {
+  const char* name;
+  const char* example;
+  const char* dataFlags;  // relative to the example's directory
+  const char* reference;
+};
+
+class NutsReferenceExample : public ::testing::TestWithParam<ExampleCase> {};
+
+TEST_P(NutsReferenceExample, GlobalsMatchStansLongRun) {
+  const ExampleCase& c = GetParam();
   TempDir dir;
-  const std::string ex = example("hierarchical_logistic");
-  const SamplingRun r =
-      sample(dir, ex + "/model.pvi", " --data " + ex + "/data.json --partition-data " + ex + "/data_per_district.csv");
+  const std::string ex = example(c.example);
+  std::string flags = c.dataFlags;
+  for (std::size_t at; (at = flags.find("@/")) != std::string::npos;) flags.replace(at, 1, ex);
+  const SamplingRun r = sample(dir, ex + "/model.pvi", flags);
   EXPECT_EQ(r.process.exitCode, 0) << r.process.err;
-  expectMatchesReference(r, readReference("hierarchical_logistic.csv"));
+  expectMatchesReference(r, readReference(c.reference));
 }
 
-TEST(NutsReference, SixCities) {
-  TempDir dir;
-  const std::string ex = example("six_cities");
-  const SamplingRun r =
-      sample(dir, ex + "/model.pvi", " --data " + ex + "/data.json --partition-data " + ex + "/data_per_silo.csv");
-  EXPECT_EQ(r.process.exitCode, 0) << r.process.err;
-  expectMatchesReference(r, readReference("six_cities.csv"));
-}
+INSTANTIATE_TEST_SUITE_P(
+    NutsReference, NutsReferenceExample,
+    ::testing::Values(ExampleCase{"Contraception", "hierarchical_logistic",
+                                  " --data @/data.json --partition-data @/data_per_district.csv",
+                                  "hierarchical_logistic.csv"},
+                      ExampleCase{"SixCities", "six_cities", " --data @/data.json --partition-data @/data_per_silo.csv",
+                                  "six_cities.csv"}),
+    [](const auto& info) { return std::string(info.param.name); });
 
 TEST(NutsReference, EightSchoolsNonCentred) {
   TempDir dir;
