@@ -1,0 +1,82 @@
+#!/usr/bin/env Rscript
+# Stan's own NUTS efficiency on the benchmark models, for comparison with pvic's sampler
+# (bench/stan/README.md). For each model and seed: rstan's sampling() with its defaults (4 chains,
+# iter 2000, warmup 1000, adapt_delta 0.8, max_treedepth 10, diag_e), chains run one after another,
+# and records
+#   grad_evals            sum of n_leapfrog__ over warm-up and sampling iterations of all chains
+#   warmup_s, sampling_s  get_elapsed_time summed over the chains (seconds of compute)
+#   min_ess_bulk/_tail    minimum posterior::ess_bulk / ess_tail over every variable but lp__
+#                         (parameters and transformed parameters)
+#   min_ess_*_globals     the same over the global parameters only
+#   divergent             divergent post-warm-up transitions, all chains
+#
+# Usage: Rscript bench/stan/measure_stan_nuts.R [project root] [seeds, e.g. 1:3]
+#   writes <root>/bench/stan/stan_nuts_efficiency.csv (a row is appended as each run ends)
+suppressPackageStartupMessages({
+  library(rstan)
+  library(posterior)
+})
+options(mc.cores = 1)
+rstan_options(auto_write = FALSE)
+
+args <- commandArgs(trailingOnly = TRUE)
+root <- if (length(args) >= 1) args[[1]] else "."
+seeds <- if (length(args) >= 2) eval(parse(text = args[[2]])) else 1:3
+here <- file.path(root, "bench", "stan")
+ex <- function(...) file.path(root, "examples", ...)
+out_file <- file.path(here, "stan_nuts_efficiency.csv")
+
+# Data preparation as in shared/reference/make_reference.R.
+contraception_data <- function() {
+  d <- read.csv(ex("hierarchical_logistic", "data_per_district.csv"))
+  g <- as.integer(factor(d$district, levels = unique(d$district)))
+  list(N = nrow(d), J = max(g), g = g, use = d$use, urban = d$urban, age = d$age, l1 = d$livch1, l2 = d$livch2,
+       l3 = d$livch3)
+}
+six_cities_data <- function() {
+  d <- read.csv(ex("six_cities", "data_per_silo.csv"))
+  off <- cumsum(c(0, tapply(d$C, d$silo, function(v) v[1])))[d$silo]
+  k <- d$child + off
+  list(N = nrow(d), K = max(k), k = k, age = d$age, smoke = d$smoke, wheeze = d$wheeze)
+}
+eight_schools_data <- list(J = 8L, y = c(28, 8, -3, 7, -1, 1, 18, 12), sigma = c(15, 10, 16, 11, 9, 11, 10, 18))
+
+models <- list(
+  list(name = "contraception", file = "hierarchical_logistic.stan", data = contraception_data(),
+       globals = c("alpha", "b_urban", "b_age", "b_livch", "tau")),
+  list(name = "six_cities", file = "six_cities.stan", data = six_cities_data(), globals = c("beta", "omega")),
+  list(name = "eight_schools_centered", file = "eight_schools_centered.stan", data = eight_schools_data,
+       globals = c("mu", "tau")),
+  list(name = "eight_schools_noncentered", file = "eight_schools_noncentered.stan", data = eight_schools_data,
+       globals = c("mu", "tau")))
+
+# Variables of `summary` whose base name (before "[") is one of `names`.
+of <- function(summary, names) summary[sub("\\[.*$", "", summary$variable) %in% names, ]
+
+if (file.exists(out_file)) file.remove(out_file)
+for (m in models) {
+  cat(sprintf("== %s: compiling\n", m$name))
+  sm <- stan_model(file.path(here, m$file), model_name = m$name)
+  for (seed in seeds) {
+    fit <- sampling(sm, data = m$data, chains = 4, iter = 2000, warmup = 1000, seed = seed, cores = 1,
+                    refresh = 0)
+    params <- get_sampler_params(fit, inc_warmup = TRUE)
+    post <- get_sampler_params(fit, inc_warmup = FALSE)
+    times <- get_elapsed_time(fit)
+    draws <- as_draws_array(as.array(fit))
+    s <- summarise_draws(subset_draws(draws, variable = setdiff(variables(draws), "lp__")), "ess_bulk", "ess_tail")
+    g <- of(s, m$globals)
+    stopifnot(nrow(g) > 0)
+    row <- data.frame(model = m$name, seed = seed,
+                      grad_evals = sum(sapply(params, function(p) sum(p[, "n_leapfrog__"]))),
+                      warmup_s = sum(times[, "warmup"]), sampling_s = sum(times[, "sample"]),
+                      min_ess_bulk = min(as.numeric(s$ess_bulk)), min_ess_tail = min(as.numeric(s$ess_tail)),
+                      min_ess_bulk_globals = min(as.numeric(g$ess_bulk)),
+                      min_ess_tail_globals = min(as.numeric(g$ess_tail)),
+                      divergent = sum(sapply(post, function(p) sum(p[, "divergent__"]))))
+    print(row, digits = 5)
+    write.table(row, out_file, sep = ",", row.names = FALSE, quote = FALSE, append = file.exists(out_file),
+                col.names = !file.exists(out_file))
+  }
+}
+cat(sprintf("wrote %s\n", out_file))
