@@ -123,7 +123,9 @@ TEST(NutsReference, EightSchoolsNonCentred) {
   const std::string ex = example("eight_schools");
   const SamplingRun r = sample(dir, ex + "/noncentered.pvi", " --partition-data " + ex + "/data_per_school.csv");
   EXPECT_EQ(r.process.exitCode, 0) << r.process.err;
-  EXPECT_EQ(r.summary["sampling"]["divergences"], 0) << r.summary["sampling"];
+  // Rare divergences happen here for Stan too (1.3 per 4,000 draws on average over 3 seeds with
+  // rstan's defaults, bench/stan/README.md), unlike the 46-156 of the centred form.
+  EXPECT_LT(r.summary["sampling"]["divergences"].get<int>(), 20) << r.summary["sampling"];
   expectMatchesReference(r, readReference("eight_schools.csv"));
   // theta is each school's generated quantity: compare it from the partitions' own summaries.
   const std::map<std::string, Reference> reference = readReference("eight_schools.csv");

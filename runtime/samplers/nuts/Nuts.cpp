@@ -15,8 +15,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 double logSumExp(double a, double b) {
   if (a == -kInf) return b;
   if (b == -kInf) return a;
-  const double m = std::max(a, b);
-  return m + std::log(std::exp(a - m) + std::exp(b - m));
+  return std::max(a, b) + std::log1p(std::exp(-std::abs(a - b)));
 }
 
 // The generalised no-U-turn criterion (Betancourt 2013): the trajectory keeps going while both
