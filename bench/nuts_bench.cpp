@@ -38,8 +38,8 @@ struct Example {
 
 const std::vector<Example>& examples() {
   static const std::vector<Example> list = {
-      {"contraception", "hierarchical_logistic", "model.pvi", "data.json", "data_per_district.csv"},
-      {"six_cities", "six_cities", "model.pvi", "data.json", "data_per_silo.csv"},
+      {"contraception_centered", "hierarchical_logistic", "model.pvi", "data.json", "data_per_district.csv"},
+      {"six_cities_centered", "six_cities", "model.pvi", "data.json", "data_per_silo.csv"},
       {"eight_schools_centered", "eight_schools", "centered.pvi", "", "data_per_school.csv"},
       {"eight_schools_noncentered", "eight_schools", "noncentered.pvi", "", "data_per_school.csv"},
   };
