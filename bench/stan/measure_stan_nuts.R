@@ -9,9 +9,15 @@
 #                         (parameters and transformed parameters)
 #   min_ess_*_globals     the same over the global parameters only
 #   divergent             divergent post-warm-up transitions, all chains
+# For the models with a reference posterior (<root>/../shared/reference, made by make_reference.R),
+# it also prints each global's posterior mean against the reference mean, in Monte Carlo standard
+# errors (per run, then pooled over the seeds); the check is skipped when that directory is missing.
 #
-# Usage: Rscript bench/stan/measure_stan_nuts.R [project root] [seeds, e.g. 1:3]
-#   writes <root>/bench/stan/stan_nuts_efficiency.csv (a row is appended as each run ends)
+# Usage: Rscript bench/stan/measure_stan_nuts.R [project root] [seeds, e.g. 1:3] [models, e.g.
+#        contraception_centered,six_cities_centered]
+#   writes <root>/bench/stan/stan_nuts_efficiency.csv, a row appended as each run ends. Without a
+#   list of models, every model is run and the CSV is rewritten; with one, only those models are
+#   run and their rows are appended to the existing CSV (the other rows are kept).
 suppressPackageStartupMessages({
   library(rstan)
   library(posterior)
@@ -22,9 +28,11 @@ rstan_options(auto_write = FALSE)
 args <- commandArgs(trailingOnly = TRUE)
 root <- if (length(args) >= 1) args[[1]] else "."
 seeds <- if (length(args) >= 2) eval(parse(text = args[[2]])) else 1:3
+only <- if (length(args) >= 3) strsplit(args[[3]], ",", fixed = TRUE)[[1]] else NULL
 here <- file.path(root, "bench", "stan")
 ex <- function(...) file.path(root, "examples", ...)
 out_file <- file.path(here, "stan_nuts_efficiency.csv")
+reference_dir <- file.path(root, "..", "shared", "reference")
 
 # Data preparation as in shared/reference/make_reference.R.
 contraception_data <- function() {
@@ -41,10 +49,17 @@ six_cities_data <- function() {
 }
 eight_schools_data <- list(J = 8L, y = c(28, 8, -3, 7, -1, 1, 18, 12), sigma = c(15, 10, 16, 11, 9, 11, 10, 18))
 
+contraception_globals <- c("alpha", "b_urban", "b_age", "b_livch", "tau")
+six_cities_globals <- c("beta", "omega")
 models <- list(
   list(name = "contraception", file = "hierarchical_logistic.stan", data = contraception_data(),
-       globals = c("alpha", "b_urban", "b_age", "b_livch", "tau")),
-  list(name = "six_cities", file = "six_cities.stan", data = six_cities_data(), globals = c("beta", "omega")),
+       globals = contraception_globals, reference = "hierarchical_logistic.csv"),
+  list(name = "six_cities", file = "six_cities.stan", data = six_cities_data(), globals = six_cities_globals,
+       reference = "six_cities.csv"),
+  list(name = "contraception_centered", file = "hierarchical_logistic_centered.stan", data = contraception_data(),
+       globals = contraception_globals, reference = "hierarchical_logistic.csv"),
+  list(name = "six_cities_centered", file = "six_cities_centered.stan", data = six_cities_data(),
+       globals = six_cities_globals, reference = "six_cities.csv"),
   list(name = "eight_schools_centered", file = "eight_schools_centered.stan", data = eight_schools_data,
        globals = c("mu", "tau")),
   list(name = "eight_schools_noncentered", file = "eight_schools_noncentered.stan", data = eight_schools_data,
@@ -53,10 +68,36 @@ models <- list(
 # Variables of `summary` whose base name (before "[") is one of `names`.
 of <- function(summary, names) summary[sub("\\[.*$", "", summary$variable) %in% names, ]
 
-if (file.exists(out_file)) file.remove(out_file)
+# The reference posterior of model `m` (rows named as rstan names them: b_livch[1]), or NULL.
+reference_of <- function(m) {
+  f <- file.path(reference_dir, if (is.null(m$reference)) "" else m$reference)
+  if (is.null(m$reference) || !file.exists(f)) return(NULL)
+  r <- read.csv(f, check.names = FALSE)
+  data.frame(variable = sub("\\.([0-9]+)$", "[\\1]", r$name), ref_mean = r$mean,
+             ref_mcse = r$sd / sqrt(r$n_eff))
+}
+# Prints the globals' means (with their MCSE) against the reference; z is the difference over the
+# combined MCSE of the run and the reference.
+check_means <- function(label, est, ref) {
+  x <- merge(est, ref, by = "variable", sort = FALSE)
+  stopifnot(nrow(x) == nrow(ref))
+  x$z <- (x$mean - x$ref_mean) / sqrt(x$mcse_mean^2 + x$ref_mcse^2)
+  cat(sprintf("%s: posterior means of the globals against the reference (max |z| %.2f)\n", label, max(abs(x$z))))
+  print(x, digits = 4, row.names = FALSE)
+}
+
+if (!is.null(only)) {
+  unknown <- setdiff(only, sapply(models, `[[`, "name"))
+  if (length(unknown) > 0) stop("unknown models: ", paste(unknown, collapse = ", "))
+  models <- Filter(function(m) m$name %in% only, models)
+} else if (file.exists(out_file)) {
+  file.remove(out_file)
+}
 for (m in models) {
   cat(sprintf("== %s: compiling\n", m$name))
   sm <- stan_model(file.path(here, m$file), model_name = m$name)
+  ref <- reference_of(m)
+  means <- list()
   for (seed in seeds) {
     fit <- sampling(sm, data = m$data, chains = 4, iter = 2000, warmup = 1000, seed = seed, cores = 1,
                     refresh = 0)
@@ -77,6 +118,17 @@ for (m in models) {
     print(row, digits = 5)
     write.table(row, out_file, sep = ",", row.names = FALSE, quote = FALSE, append = file.exists(out_file),
                 col.names = !file.exists(out_file))
+    if (!is.null(ref)) {
+      est <- summarise_draws(subset_draws(draws, variable = g$variable), "mean", "mcse_mean")
+      means[[length(means) + 1]] <- est
+      check_means(sprintf("%s, seed %d", m$name, seed), est, ref)
+    }
+  }
+  if (length(means) > 1) {  # pooled over the seeds: the mean of the runs' means, independent errors
+    pooled <- data.frame(variable = means[[1]]$variable,
+                         mean = rowMeans(sapply(means, function(e) e$mean)),
+                         mcse_mean = sqrt(rowSums(sapply(means, function(e) e$mcse_mean^2))) / length(means))
+    check_means(sprintf("%s, %d seeds pooled", m$name, length(means)), pooled, ref)
   }
 }
 cat(sprintf("wrote %s\n", out_file))
