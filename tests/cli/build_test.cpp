@@ -105,6 +105,22 @@ TEST(PvicBuild, FitWritesDraws) {
   EXPECT_TRUE(fs::exists(out.path / "fit-summary.json"));
 }
 
+// The executable samples too (58 coefficients of the spambase logistic regression, short chains).
+TEST(PvicBuild, FitWithNutsWritesChainFiles) {
+  const Built& b = logistic();
+  ASSERT_EQ(b.build.exitCode, 0) << b.build.err;
+  TempDir out;
+  ProcessResult r = run(b.exe + " fit" + dataArgs() +
+                        " --algorithm nuts --chains 2 --warmup 200 --draws 100 --progress never -o " +
+                        (out.path / "fit.csv").string());
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("nuts as requested (2 chains of 200 warm-up and 100 draws"), std::string::npos) << r.out;
+  // Chains this short get Stan's warning, and say so.
+  EXPECT_NE(r.err.find("is below 400"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(out.path / "fit_1.csv"));
+  EXPECT_TRUE(fs::exists(out.path / "fit_2.csv"));
+}
+
 TEST(PvicBuild, BadModelAndUnwritableOutput) {
   TempDir dir;
   std::ofstream(dir.path / "bad.pvi") << "global { real a; } model { a ~ nornal(0, 1); }";

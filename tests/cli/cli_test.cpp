@@ -133,6 +133,49 @@ TEST(PvicRun, NutsWritesChainFilesAndEachPartitionsLocals) {
   EXPECT_EQ(all.draws(150, 8), chains[1].draws(0, 7));  // mu of chain 2's first draw
 }
 
+// Chains that plainly did not mix end the run with "fit failed" (exit 3) after writing their
+// draws: y ~ normal(mu^2, 0.5) with y near 25 has modes at mu = -5 and 5 that no chain crosses,
+// and chains start on both sides (uniform in [-2, 2]).
+TEST(PvicRun, NutsChainsThatDoNotMixFailTheFit) {
+  TempDir dir;
+  std::ofstream(dir.path / "m.pvi") << "@partition(site)\n"
+                                       "data per site { int<lower=0> N; vector[N] y; }\n"
+                                       "global { real mu; }\n"
+                                       "model { mu ~ normal(0, 10); y ~ normal(mu * mu, 0.5); }\n";
+  std::ofstream(dir.path / "d.csv") << "site,y\n1,25\n1,25.2\n2,24.9\n2,25.1\n";
+  ProcessResult r = run(pvic() + " run " + (dir.path / "m.pvi").string() + " --partition-data " +
+                        (dir.path / "d.csv").string() + " --algorithm nuts --seed 1 --progress never -o " +
+                        (dir.path / "fit.csv").string());
+  EXPECT_EQ(r.exitCode, 3) << r.err;
+  EXPECT_NE(r.err.find("above 1.1: the chains did not mix"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("error: the fit failed"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("converged"), std::string::npos) << r.out;
+  const nlohmann::json summary = nlohmann::json::parse(slurp(dir.path / "fit-summary.json"));
+  EXPECT_FALSE(summary["sampling"]["mixed"].get<bool>());
+  EXPECT_GT(summary["sampling"]["max_rhat"].get<double>(), 1.1);
+  EXPECT_TRUE(fs::exists(dir.path / "fit_4.csv"));
+}
+
+// Hyperparameters are sampled with the model (not fixed at 0 as pvi holds them): sigma_u is a
+// column of the draws, positive and varying.
+TEST(PvicRun, NutsSamplesHyperparameters) {
+  TempDir dir;
+  const std::string ex = example("poisson_random_effect");
+  ProcessResult r = run(pvic() + " run " + ex + "/model.pvi --partition-data " + ex +
+                        "/data_per_group.csv --algorithm nuts --progress never -o " + (dir.path / "fit.csv").string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("1 hyperparameters"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("fixed at 0"), std::string::npos) << r.err;
+  output::StanCsvFile f = output::readStanCsv(dir.path / "fit_1.csv");
+  const auto k = f.columnIndex("sigma_u");
+  ASSERT_TRUE(k.has_value());
+  const Eigen::VectorXd sigma = f.draws.col(static_cast<Eigen::Index>(*k));
+  EXPECT_GT(sigma.minCoeff(), 0.0);
+  EXPECT_GT(sigma.maxCoeff() - sigma.minCoeff(), 0.1);
+  ASSERT_EQ(f.adaptations.size(), 1u);
+  EXPECT_EQ(f.adaptations[0].inverseMetricDiagonal.size(), 3);  // alpha, beta and sigma_u's theta
+}
+
 TEST(PvicRun, ProgressLineOnRequest) {
   TempDir dir;
   std::string command = logisticRun(dir);
