@@ -38,7 +38,7 @@ output::RunInfo samplingRunInfo(const LoadedModel& lm, const BoundModel& b, cons
 
 // Chain c's rows [c n, (c + 1) n) of a table, with the sampler's settings and columns.
 output::ChainSamples chainSamples(const DrawTable& table, std::size_t numParameters, std::size_t c, Eigen::Index n,
-                                  const samplers::ChainResult& chain, const SampledPosterior& p, const FitOptions& o,
+                                  const samplers::ChainResult& chain, const FitOptions& o,
                                   const std::vector<std::pair<Eigen::Index, Eigen::Index>>& metricBlocks) {
   output::ChainSamples s;
   s.chainId = chain.chain;
@@ -71,7 +71,6 @@ output::ChainSamples chainSamples(const DrawTable& table, std::size_t numParamet
   s.adaptDelta = o.sampling.adaptDelta;
   s.warmupSeconds = chain.warmupSeconds;
   s.samplingSeconds = chain.samplingSeconds;
-  (void)p;
   return s;
 }
 
@@ -133,7 +132,7 @@ int runSampling(const std::string& program, const LoadedModel& lm, const BoundMo
         {static_cast<Eigen::Index>(p.hyperOffset), static_cast<Eigen::Index>(p.hyperDim)}};
     std::vector<output::ChainSamples> chains;
     for (std::size_t c = 0; c < p.chains.size(); ++c)
-      chains.push_back(chainSamples(global, numParameters, c, n, p.chains[c], p, options, globalBlocks));
+      chains.push_back(chainSamples(global, numParameters, c, n, p.chains[c], options, globalBlocks));
 
     output::OutputSet outputs;
     std::vector<std::string> written;
@@ -148,7 +147,7 @@ int runSampling(const std::string& program, const LoadedModel& lm, const BoundMo
       const std::vector<std::pair<Eigen::Index, Eigen::Index>> blocks = {
           {static_cast<Eigen::Index>(p.localOffsets.at(j)), static_cast<Eigen::Index>(model.localDim(j))}};
       for (std::size_t c = 0; c < p.chains.size(); ++c)
-        locals.chains.push_back(chainSamples(t, model.localLayout(j).size(), c, n, p.chains[c], p, options, blocks));
+        locals.chains.push_back(chainSamples(t, model.localLayout(j).size(), c, n, p.chains[c], options, blocks));
       output::writePartitionSamplingLocals(localsDir, run, locals);
       ++localsWritten;
     }
