@@ -130,17 +130,19 @@ TransitionStats Nuts::transition(PhasePoint& point, const EuclideanMetric& metri
     double logSumWeightSubtree = -kInf;
     if (support::uniform01(rng) > 0.5) {  // extend forwards
       z_ = zFwd_;
+      // The old trajectory becomes the backward subtree: its forward end is the old forward end.
       rhoBck_ = rho_;
-      pBckFwd_ = pFwdBck_;
-      pSharpBckFwd_ = pSharpFwdBck_;
+      pBckFwd_ = pFwdFwd_;
+      pSharpBckFwd_ = pSharpFwdFwd_;
       valid = buildTree(depth, z_, zPropose_, pSharpFwdBck_, pSharpFwdFwd_, rhoFwd_, pFwdBck_, pFwdFwd_, H0, eps,
                         logSumWeightSubtree);
       zFwd_ = z_;
     } else {  // backwards
       z_ = zBck_;
+      // The old trajectory becomes the forward subtree: its backward end is the old backward end.
       rhoFwd_ = rho_;
-      pFwdBck_ = pBckFwd_;
-      pSharpFwdBck_ = pSharpBckFwd_;
+      pFwdBck_ = pBckBck_;
+      pSharpFwdBck_ = pSharpBckBck_;
       valid = buildTree(depth, z_, zPropose_, pSharpBckFwd_, pSharpBckBck_, rhoBck_, pBckFwd_, pBckBck_, H0, -eps,
                         logSumWeightSubtree);
       zBck_ = z_;
