@@ -35,13 +35,14 @@ MixingSummary summariseMixing(const SampledPosterior& p, const std::vector<std::
     // Rows are chain 1's draws, then chain 2's, ...: column k is n x chains as it lies.
     const Eigen::Map<const Eigen::MatrixXd> draws(p.draws.col(k).data(), n, chains);
     const std::string& name = names.at(static_cast<std::size_t>(k));
-    if (draws.minCoeff() == draws.maxCoeff()) {
+    if (n > 1 && draws.minCoeff() == draws.maxCoeff()) {
       if (stuck.empty()) stuck = name;
       continue;
     }
     const diagnostics::Diagnostics d = diagnostics::diagnose(draws);
-    // NaN R-hat (a single chain too short to split, say) does not count as mixed or unmixed.
-    if (std::isfinite(d.rhat) && d.rhat > m.maxRhat) m.maxRhat = d.rhat, m.worstRhat = name;
+    // NaN R-hat (chains too short to split, say) counts as neither mixed nor unmixed; +inf (each
+    // chain stuck at its own value) is the worst mixing there is.
+    if (!std::isnan(d.rhat) && d.rhat > m.maxRhat) m.maxRhat = d.rhat, m.worstRhat = name;
     const double ess = std::min(d.essBulk, d.essTail);
     if (std::isfinite(ess) && ess < std::min(m.minEssBulk, m.minEssTail)) m.worstEss = name;
     if (std::isfinite(d.essBulk)) m.minEssBulk = std::min(m.minEssBulk, d.essBulk);

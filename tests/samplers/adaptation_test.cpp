@@ -20,6 +20,15 @@ TEST(DualAveraging, ConvergesToTheTargetAcceptance) {
   EXPECT_NEAR(a.final(), -std::log(0.8), 0.01 * -std::log(0.8));
 }
 
+// A warm-up too short to learn anything after the last restart keeps the restart's step size.
+TEST(DualAveraging, NothingLearntKeepsTheRestartStepSize) {
+  StepSizeAdaptation a;
+  a.restart(0.37);
+  EXPECT_EQ(a.final(), 0.37);
+  a.learn(0.9);
+  EXPECT_NE(a.final(), 0.37);
+}
+
 TEST(WindowedAdaptation, WindowsEndWhereStansDo) {
   // Stan's defaults for 1000 warm-up iterations: buffers of 75 and 50, windows of 25, 50, 100,
   // 200 and 500 iterations, ending after iterations 100, 150, 250, 450 and 950 (1-based).

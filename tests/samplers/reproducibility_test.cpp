@@ -2,6 +2,8 @@
 // with another seed; and each chain's counts add up.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "SamplerTestSupport.hpp"
 
 namespace pvi::samplers {
@@ -73,6 +75,29 @@ TEST(Options, BadOptionsAreRefusedByName) {
   o = {};
   o.nuts.maxDepth = 0;
   EXPECT_NE(message(o).find("--max-depth"), std::string::npos);
+}
+
+// A target that throws in one chain ends the run with that error, and the other chains stop.
+TEST(Options, AnErrorInAChainIsReported) {
+  Target t;
+  t.dim = 2;
+  std::atomic<int> calls{0};
+  t.logDensity = [&](const double* x, double* g) {
+    if (++calls == 2000) throw std::runtime_error("the model failed");
+    g[0] = -x[0], g[1] = -x[1];
+    return -0.5 * (x[0] * x[0] + x[1] * x[1]);
+  };
+  SamplerOptions o;
+  o.threads = 2;
+  o.samples = 100000;  // long enough that the others are still running when it fails
+  try {
+    sample(t, o);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "the model failed");
+  }
+  // The other chains stopped at once: far fewer evaluations than 4 x 101,000 transitions.
+  EXPECT_LT(calls.load(), 100000);
 }
 
 TEST(Options, AStartWithoutFiniteDensityIsAnError) {

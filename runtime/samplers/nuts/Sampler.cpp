@@ -1,6 +1,8 @@
 #include "runtime/samplers/nuts/Sampler.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <chrono>
 #include <cmath>
 #include <future>
@@ -68,10 +70,12 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-}  // namespace
+// Thrown by a chain that stops because another chain failed.
+struct ChainCancelled {};
 
-ChainResult runChain(const Target& target, const SamplerOptions& o, std::size_t chain,
-                     const ProgressCallback& progress) {
+// One chain; it stops (ChainCancelled) at its next iteration once `cancelled` is set.
+ChainResult runChainUntil(const Target& target, const SamplerOptions& o, std::size_t chain,
+                          const ProgressCallback& progress, const std::atomic<bool>* cancelled) {
   checkOptions(target, o);
   std::mt19937_64 rng(support::deriveSeed(o.seed, kNutsStream, chain));
   const auto d = static_cast<Eigen::Index>(target.dim);
@@ -91,6 +95,7 @@ ChainResult runChain(const Target& target, const SamplerOptions& o, std::size_t 
   const std::size_t total = o.warmup + o.samples;
   const std::size_t refresh = std::max<std::size_t>(1, total / 100);
   const auto report = [&](std::size_t iteration) {
+    if (cancelled != nullptr && cancelled->load(std::memory_order_relaxed)) throw ChainCancelled{};
     if (progress && (iteration % refresh == 0 || iteration == total))
       progress({chain, iteration, o.warmup, o.samples, r.warmupDivergences + r.divergences});
   };
@@ -140,6 +145,13 @@ ChainResult runChain(const Target& target, const SamplerOptions& o, std::size_t 
   return r;
 }
 
+}  // namespace
+
+ChainResult runChain(const Target& target, const SamplerOptions& o, std::size_t chain,
+                     const ProgressCallback& progress) {
+  return runChainUntil(target, o, chain, progress, nullptr);
+}
+
 std::vector<ChainResult> sample(const Target& target, const SamplerOptions& o, const ProgressCallback& progress) {
   checkOptions(target, o);
   std::size_t threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -149,11 +161,31 @@ std::vector<ChainResult> sample(const Target& target, const SamplerOptions& o, c
     for (std::size_t c = 1; c <= o.chains; ++c) results.push_back(runChain(target, o, c, progress));
     return results;
   }
+  // A chain that fails stops the others at their next iteration; its error is the one reported.
+  std::atomic<bool> cancelled{false};
   support::ThreadPool pool(threads);
   std::vector<std::future<ChainResult>> futures;
   for (std::size_t c = 1; c <= o.chains; ++c)
-    futures.push_back(pool.submit([&, c] { return runChain(target, o, c, progress); }));
-  for (auto& f : futures) results.push_back(f.get());
+    futures.push_back(pool.submit([&, c] {
+      try {
+        return runChainUntil(target, o, c, progress, &cancelled);
+      } catch (const ChainCancelled&) {
+        throw;
+      } catch (...) {
+        cancelled = true;
+        throw;
+      }
+    }));
+  std::exception_ptr failure;
+  for (auto& f : futures) {
+    try {
+      results.push_back(f.get());
+    } catch (const ChainCancelled&) {
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
   return results;
 }
 

@@ -6,6 +6,7 @@
 namespace pvi::samplers {
 
 void StepSizeAdaptation::restart(double stepSize) {
+  restartStepSize_ = stepSize;
   mu_ = std::log(10.0 * stepSize);
   sBar_ = 0.0;
   xBar_ = 0.0;
@@ -24,6 +25,6 @@ double StepSizeAdaptation::learn(double acceptStat) {
   return std::exp(x);
 }
 
-double StepSizeAdaptation::final() const { return std::exp(xBar_); }
+double StepSizeAdaptation::final() const { return counter_ == 0 ? restartStepSize_ : std::exp(xBar_); }
 
 }  // namespace pvi::samplers

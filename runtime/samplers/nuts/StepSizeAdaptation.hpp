@@ -23,12 +23,13 @@ class StepSizeAdaptation {
   void restart(double stepSize);
   // The next step size after a transition with this acceptance statistic.
   double learn(double acceptStat);
-  // The averaged step size, for after warm-up.
+  // The averaged step size, for after warm-up (the restart's step size if nothing was learnt since).
   double final() const;
   const DualAveragingOptions& options() const { return options_; }
 
  private:
   DualAveragingOptions options_;
+  double restartStepSize_ = 1.0;
   double mu_ = 0.0;
   double sBar_ = 0.0;
   double xBar_ = 0.0;
