@@ -51,7 +51,7 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
       ->type_name("X,...");
   cmd.add_option("--chains", f.fit.sampling.chains, "nuts: number of chains (run on --threads threads)")
       ->capture_default_str();
-  cmd.add_option("--warmup", f.warmup, "nuts: warm-up iterations per chain (default: 500 with --adaptation fisher, 1000 with windowed)")
+  cmd.add_option("--warmup", f.warmup, "nuts: warm-up iterations per chain (default: 300 with --adaptation fisher, 1000 with windowed)")
       ->type_name("N");
   cmd.add_option("--max-depth", f.fit.sampling.maxDepth, "nuts: maximum tree depth")->capture_default_str();
   cmd.add_option("--adapt-delta", f.fit.sampling.adaptDelta, "nuts: target acceptance statistic in (0, 1)")

@@ -61,6 +61,6 @@ samplers::Adaptation parseAdaptation(const std::string& name) {
   return parseName<samplers::Adaptation>(adaptationNames(), name, "adaptation");
 }
 
-std::size_t defaultWarmup(samplers::Adaptation a) { return a == samplers::Adaptation::Fisher ? 500 : 1000; }
+std::size_t defaultWarmup(samplers::Adaptation a) { return a == samplers::Adaptation::Fisher ? 300 : 1000; }
 
 }  // namespace pvi

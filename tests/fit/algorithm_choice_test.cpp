@@ -103,7 +103,7 @@ TEST(AlgorithmChoice, NutsSaysWhatItSamplesAndRefusesBadOptions) {
   o.algorithm = Algorithm::Nuts;
   const AlgorithmChoice c = chooseAlgorithm(shape(3, 2, 10), o);
   EXPECT_EQ(c.algorithm, Algorithm::Nuts);
-  EXPECT_NE(c.reason.find("4 chains of 500 warm-up and 1000 draws over 13 parameters"), std::string::npos)
+  EXPECT_NE(c.reason.find("4 chains of 300 warm-up and 1000 draws over 13 parameters"), std::string::npos)
       << c.reason;
   const auto refusal = [](FitOptions bad) {
     try {

@@ -18,7 +18,8 @@ SampledPosterior posterior(std::size_t chains, Eigen::Index n, Eigen::Index dim,
   std::normal_distribution<double> normal;
   for (std::size_t c = 0; c < chains; ++c) {
     for (Eigen::Index i = 0; i < n; ++i)
-      for (Eigen::Index k = 0; k < dim; ++k) p.draws(static_cast<Eigen::Index>(c) * n + i, k) = offset * c + normal(rng);
+      for (Eigen::Index k = 0; k < dim; ++k)
+        p.draws(static_cast<Eigen::Index>(c) * n + i, k) = offset * c + normal(rng);
     p.chain.insert(p.chain.end(), static_cast<std::size_t>(n), c + 1);
     samplers::ChainResult r;
     r.chain = c + 1;

@@ -58,9 +58,12 @@ class FisherAdaptation final : public MetricAdaptation {
   void start(const PhasePoint& initial, EuclideanMetric& metric) override {
     const Eigen::Index d = initial.q.size();
     metric = EuclideanMetric(d, MetricKind::Diagonal);
-    diagonal_ = initial.gradient.cwiseAbs().cwiseInverse().cwiseMax(kLowest).cwiseMin(kHighest);
-    for (Eigen::Index i = 0; i < d; ++i)
-      if (!std::isfinite(diagonal_[i])) diagonal_[i] = 1.0;
+    // 1 / |g| says nothing where the gradient vanishes (a flat direction at the start): 1 there.
+    diagonal_.resize(d);
+    for (Eigen::Index i = 0; i < d; ++i) {
+      const double g = std::abs(initial.gradient[i]);
+      diagonal_[i] = std::isfinite(g) && g > 1e-8 ? std::clamp(1.0 / g, kLowest, kHighest) : 1.0;
+    }
     metric.setInverseDiagonal(diagonal_);
     foreground_.emplace(d);
     background_.emplace(d);

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <future>
 #include <stdexcept>
 #include <string>
