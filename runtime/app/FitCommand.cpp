@@ -67,6 +67,14 @@ output::RunInfo runInfo(const LoadedModel& lm, const BoundModel& b, const FitCli
   return run;
 }
 
+// The first few events of a fit (rejected or halved updates, failures) on stderr.
+void printEvents(const std::vector<std::string>& events) {
+  if (events.empty()) return;
+  std::cerr << events.size() << " event(s) logged during the fit:\n";
+  for (std::size_t i = 0; i < events.size() && i < 5; ++i) std::cerr << "  " << events[i] << "\n";
+  if (events.size() > 5) std::cerr << "  ... and " << events.size() - 5 << " more\n";
+}
+
 // Refuses, before a long fit, an output whose directory does not exist or is not a directory.
 void checkOutputDirectory(const std::string& file, const char* option) {
   const fs::path dir = fs::absolute(file).parent_path();
@@ -125,8 +133,10 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
       result);
   if (fitted != kExitOk) return fitted;
   std::cout << "prior: " << result.prior << "\n";
-  if (!std::isfinite(result.elbo.value) || !result.posterior.gaussian().mean.allFinite()) {
-    std::cerr << program << ": error: the fit failed: the approximation is not finite\n";
+  if (!result.usable) {
+    // Nothing is written: a file from this fit would look like a result.
+    std::cerr << program << ": error: " << result.status << "\n";
+    printEvents(result.events);
     return kExitFitFailed;
   }
 
@@ -192,16 +202,13 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     outputs.commit();
 
     std::cout << "\n" << output::formatSummaryTable(summary.summary) << "\n";
-    std::printf("ELBO %.6g (standard error %.2g) after %zu rounds%s in %.1f s\n", result.elbo.value,
-                result.elbo.standardError, result.rounds, result.converged ? " (converged)" : "", result.seconds);
+    std::printf("ELBO %.6g (standard error %.2g) after %zu rounds in %.1f s; %s\n", result.elbo.value,
+                result.elbo.standardError, result.rounds, result.seconds, result.status.c_str());
     std::printf("communication: %zu messages up, %zu down; %zu bytes up, %zu down\n", result.counters.messagesUp,
                 result.counters.messagesDown, result.counters.bytesUp, result.counters.bytesDown);
-    if (!result.events.empty()) {
-      std::fflush(stdout);
-      std::cerr << result.events.size() << " event(s) logged during the fit:\n";
-      for (std::size_t i = 0; i < result.events.size() && i < 5; ++i) std::cerr << "  " << result.events[i] << "\n";
-      if (result.events.size() > 5) std::cerr << "  ... and " << result.events.size() - 5 << " more\n";
-    }
+    std::fflush(stdout);
+    if (!result.converged) std::cerr << program << ": warning: " << result.status << "\n";
+    printEvents(result.events);
     for (const std::string& w : written) std::printf("wrote %s\n", w.c_str());
   });
 }

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "runtime/algorithms/pvi/LocalOptimiserAdam.hpp"
+#include "runtime/fit/Convergence.hpp"
 #include "runtime/federation/Federation.hpp"
 #include "runtime/federation/schedules/Sequential.hpp"
 #include "runtime/federation/schedules/Synchronous.hpp"
@@ -116,7 +117,6 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   result.stop = summary.converged ? StopReason::Tolerance
                 : plateaued       ? StopReason::ElboPlateau
                                   : StopReason::RoundLimit;
-  result.converged = result.stop != StopReason::RoundLimit;
 
   const auto q = toStandard(federation.server().posterior());
   GaussianPosterior posterior;
@@ -136,6 +136,10 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
                     : estimation::Estimate{result.trace.back().freeEnergy, result.trace.back().freeEnergyStandardError};
   result.counters = federation.server().counters();
   result.events = federation.server().trace().events();
+  const ConvergenceVerdict verdict = judgeConvergence(result, choice.rounds);
+  result.converged = verdict.converged;
+  result.usable = verdict.usable;
+  result.status = verdict.summary;
   return result;
 }
 

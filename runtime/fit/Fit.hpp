@@ -50,9 +50,14 @@ struct FitResult {
   std::vector<std::string> events;  // rejected or halved updates, failures
   std::size_t rounds = 0;
   StopReason stop = StopReason::RoundLimit;
-  // Stopped by Tolerance or ElboPlateau rather than by the round limit. (Not a proof of a good
-  // fit: rejected updates are in `counters` and `events`.)
+  // Variational fits: stopped by itself, no update rejected in the last round, the ELBO finite and
+  // near its best (Convergence.hpp); samplers: the chains mixed.
   bool converged = false;
+  // False when the result must not be used: q or the ELBO not finite, every update rejected, or a
+  // diverged ELBO (Convergence.hpp). The front ends then report "fit failed" and write nothing.
+  bool usable = true;
+  std::string status;  // one line: "converged: ...", "not converged: ...", "the fit failed: ..."
+
   double seconds = 0.0;
   std::optional<MixingSummary> mixing;  // samplers only
 };

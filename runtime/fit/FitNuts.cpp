@@ -49,6 +49,7 @@ FitResult sampleModel(const FactorModel& model, const FitOptions& o, const Algor
   result.mixing = summariseMixing(p, joint.names());
   result.stop = StopReason::Sampled;
   result.converged = !result.mixing->failed;
+  result.status = result.mixing->failed ? "the chains did not mix" : "the chains mixed";
   result.posterior = std::move(p);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;

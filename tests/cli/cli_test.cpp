@@ -176,6 +176,31 @@ TEST(PvicRun, NutsSamplesHyperparameters) {
   EXPECT_EQ(f.adaptations[0].inverseMetricDiagonal.size(), 3);  // alpha, beta and sigma_u's theta
 }
 
+// A fit whose every update is rejected has not fitted anything: exit 3, the reason, and no file
+// that looks like a result (six cities with prior_sd 100: both silos' updates are rejected).
+TEST(PvicRun, AFitThatRejectsEveryUpdateFailsAndWritesNothing) {
+  TempDir dir;
+  const std::string ex = example("six_cities");
+  std::ofstream(dir.path / "data.json") << "{\"prior_sd\": 100}";
+  ProcessResult r = run(pvic() + " run " + ex + "/model.pvi --data " + (dir.path / "data.json").string() +
+                        " --partition-data " + ex + "/data_per_silo.csv --progress never -o " +
+                        (dir.path / "fit.csv").string());
+  EXPECT_EQ(r.exitCode, 3) << r.err;
+  EXPECT_NE(r.err.find("the fit failed: every one of the 2 updates was rejected"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("converged"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir.path / "fit.csv"));
+  EXPECT_FALSE(fs::exists(dir.path / "fit-summary.json"));
+}
+
+// A fit cut short by the round limit says so instead of "converged".
+TEST(PvicRun, TheRoundLimitIsNotConvergence) {
+  TempDir dir;
+  ProcessResult r = run(logisticRun(dir));  // --rounds 2
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("not converged: the round limit (2) was reached"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("warning: not converged"), std::string::npos) << r.err;
+}
+
 TEST(PvicRun, ProgressLineOnRequest) {
   TempDir dir;
   std::string command = logisticRun(dir);
