@@ -47,6 +47,13 @@ void checkFamilyFits(FamilyKind family, const ModelShape& shape, const MemoryLim
   throw FitConfigurationError(message);
 }
 
+// "60 partitions", or for a model without @partition (all its data shared) "one partition (the
+// whole model: it has no @partition)".
+std::string partitionsText(const ModelShape& shape) {
+  if (shape.partitions == 0) return "one partition (the whole model: it has no @partition)";
+  return std::to_string(shape.partitions) + (shape.partitions == 1 ? " partition" : " partitions");
+}
+
 // NUTS over every latent: its options checked, and its draws (chains x draws x dimension, and a
 // dense metric's dim x dim matrices) checked against memory before it runs.
 AlgorithmChoice chooseNuts(const ModelShape& shape, const FitOptions& o, const MemoryLimit& memory) {
@@ -77,10 +84,10 @@ AlgorithmChoice chooseNuts(const ModelShape& shape, const FitOptions& o, const M
   c.algorithm = Algorithm::Nuts;
   const std::size_t warmup = s.warmup ? *s.warmup : defaultWarmup(s.adaptation);
   std::ostringstream why;
-  why << "nuts as requested (" << s.chains << " chains of " << warmup << " warm-up and " << s.draws
-      << " draws over " << dim << " parameters: " << shape.globalDim << " global, " << shape.localDim
-      << " local in " << shape.partitions << " partitions, " << shape.hyperDim << " hyperparameters; "
-      << metricName(s.metric) << " metric by " << adaptationName(s.adaptation) << " adaptation)";
+  why << "nuts as requested (" << s.chains << " chains of " << warmup << " warm-up and " << s.draws << " draws over "
+      << dim << " parameters: " << shape.globalDim << " global, " << shape.localDim << " local in "
+      << partitionsText(shape) << ", " << shape.hyperDim << " hyperparameters; " << metricName(s.metric)
+      << " metric by " << adaptationName(s.adaptation) << " adaptation)";
   c.reason = why.str();
   return c;
 }
@@ -143,8 +150,8 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
         << (o.roundBudget ? "sfvi-avg" : "sfvi") << " would be preferred, but it is not implemented yet";
   }
   why << " (" << scheduleName(c.schedule) << " schedule, " << familyName(c.family) << " Gaussian over "
-      << shape.globalDim << " dimensions, " << shape.partitions << " partitions, up to " << c.rounds
-      << " rounds, damping " << c.damping << ")";
+      << shape.globalDim << " dimensions, " << partitionsText(shape) << ", up to " << c.rounds << " rounds, damping "
+      << c.damping << ")";
   c.reason = why.str();
   return c;
 }

@@ -156,8 +156,6 @@ ModelShape shapeOf(const FactorModel& model) {
 
 FitResult fitModel(const FactorModel& model, const FitOptions& options, const RoundCallback& afterRound,
                    const samplers::ProgressCallback& chainProgress) {
-  if (model.numPartitions() == 0)
-    throw FitConfigurationError("the model has no partitions to fit: give data for at least one partition");
   if (model.globalDim() == 0) throw FitConfigurationError("the model has no global latents to fit");
   const AlgorithmChoice choice = chooseAlgorithm(shapeOf(model), options);
   if (choice.algorithm == Algorithm::Nuts) return sampleModel(model, options, choice, chainProgress);

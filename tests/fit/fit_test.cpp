@@ -255,15 +255,17 @@ TEST(Fit, BadRequestsAreRefused) {
   o = {};
   o.theta = {1.0};  // the model has no hyperparameters
   EXPECT_THROW(fitModel(*r.model, o), FitConfigurationError);
+}
+
+// A model without partitions is fitted whole (its prior factor is the model): here exactly.
+TEST(Fit, AModelWithoutPartitionsIsFittedWhole) {
   Compiled c = compileModel("global { real a; } model { a ~ normal(0, 1); }");
   ASSERT_TRUE(c.jit) << c.errors;
   CompiledModel noPartitions(c.jit->code(), c.lowered->info, DataBlock{}, {});
-  try {
-    fitModel(noPartitions, FitOptions{});
-    ADD_FAILURE() << "a model without partitions was fitted";
-  } catch (const FitConfigurationError& e) {
-    EXPECT_NE(std::string(e.what()).find("no partitions"), std::string::npos) << e.what();
-  }
+  const FitResult f = fitModel(noPartitions, FitOptions{});
+  EXPECT_TRUE(f.usable) << f.status;
+  EXPECT_NEAR(f.posterior.gaussian().mean[0], 0.0, 1e-12);
+  EXPECT_NEAR(f.posterior.gaussian().denseCovariance()(0, 0), 1.0, 1e-12);
 }
 
 }  // namespace
