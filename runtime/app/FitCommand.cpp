@@ -7,6 +7,7 @@
 #include "runtime/app/BindData.hpp"
 #include "runtime/app/Cli.hpp"
 #include "runtime/app/FitCommandSupport.hpp"
+#include "runtime/diagnostics/ParetoKhat.hpp"
 #include "runtime/fit/Fit.hpp"
 #include "runtime/fit/PosteriorDraws.hpp"
 #include "runtime/fit/Progress.hpp"
@@ -65,6 +66,23 @@ output::RunInfo runInfo(const LoadedModel& lm, const BoundModel& b, const FitCli
   run.rounds = r.rounds;
   run.outputFile = o.output;
   return run;
+}
+
+// Pareto k-hat above this: do not trust the approximation (Yao et al. 2018; docs/fitting.md).
+constexpr double kKhatTrusted = 0.7;
+
+std::string khatLine(double khat, std::size_t draws) {
+  char buffer[320];
+  if (khat <= kKhatTrusted)
+    std::snprintf(buffer, sizeof buffer,
+                  "Pareto k-hat %.2f of the model against q over %zu draws: at most 0.7, q is a usable approximation",
+                  khat, draws);
+  else
+    std::snprintf(buffer, sizeof buffer,
+                  "Pareto k-hat %.2f of the model against q over %zu draws is above 0.7: do not trust this "
+                  "approximation; --algorithm nuts gives the exact posterior",
+                  khat, draws);
+  return buffer;
 }
 
 // The first few events of a fit (rejected or halved updates, failures) on stderr.
@@ -166,6 +184,8 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     summary.communication = output::communicationTotals(result.counters);
     summary.elapsedSeconds = result.seconds;
     summary.trace = output::traceRows(result.trace);
+    // How far q is from the model: the Pareto k-hat of the draws' importance ratios p / q.
+    summary.paretoKhat = diagnostics::paretoKhat(draws.global.values.col(1) - draws.global.values.col(2));
     const std::string summaryPath =
         outCli.summaryJson.empty() ? stem(outCli.output) + "-summary.json" : outCli.summaryJson;
 
@@ -204,10 +224,13 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     std::cout << "\n" << output::formatSummaryTable(summary.summary) << "\n";
     std::printf("ELBO %.6g (standard error %.2g) after %zu rounds in %.1f s; %s\n", result.elbo.value,
                 result.elbo.standardError, result.rounds, result.seconds, result.status.c_str());
+    if (summary.paretoKhat <= kKhatTrusted) std::printf("%s\n", khatLine(summary.paretoKhat, outCli.draws).c_str());
     std::printf("communication: %zu messages up, %zu down; %zu bytes up, %zu down\n", result.counters.messagesUp,
                 result.counters.messagesDown, result.counters.bytesUp, result.counters.bytesDown);
     std::fflush(stdout);
     if (!result.converged) std::cerr << program << ": warning: " << result.status << "\n";
+    if (!(summary.paretoKhat <= kKhatTrusted))
+      std::cerr << program << ": warning: " << khatLine(summary.paretoKhat, outCli.draws) << "\n";
     printEvents(result.events);
     for (const std::string& w : written) std::printf("wrote %s\n", w.c_str());
   });

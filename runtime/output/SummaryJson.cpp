@@ -65,6 +65,7 @@ std::string summaryJson(const FitResults& r) {
          {"elbo", number(r.elbo)},
          {"elbo_se", number(r.elboStandardError)},
          {"log_evidence", number(r.logEvidence)},
+         {"pareto_khat", number(r.paretoKhat)},
          {"rounds", r.run.rounds},
          {"communication", communicationJson(r.communication)},
          {"elapsed_seconds", number(r.elapsedSeconds)},

@@ -34,6 +34,7 @@ struct FitResults {
   double elbo = kNaN;                  // final ELBO (free energy) estimate
   double elboStandardError = kNaN;
   double logEvidence = kNaN;           // when the algorithm estimates it (EP family)
+  double paretoKhat = kNaN;            // variational fits: k-hat of the draws' ratios p / q (docs/fitting.md)
   CommunicationTotals communication;   // totals of the whole run
   double elapsedSeconds = kNaN;
   std::vector<TraceRow> trace;

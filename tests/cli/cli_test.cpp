@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "runtime/diagnostics/ParetoKhat.hpp"
 #include "runtime/output/StanCsvReader.hpp"
 
 namespace pvi::test {
@@ -232,6 +233,27 @@ TEST(PvicRun, AProgramWithoutPartitionsIsFittedWhole) {
     }
   }
   EXPECT_EQ(checked, 2u);
+}
+
+// Every variational fit reports the Pareto k-hat of p / q over its draws: computed from the draws
+// file's own log_p__ and log_g__ columns, printed, and in the summary JSON.
+TEST(PvicRun, VariationalFitsReportParetoKhat) {
+  TempDir dir;
+  ProcessResult r = run(logisticRun(dir));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json summary = nlohmann::json::parse(slurp(dir.path / "fit-summary.json"));
+  ASSERT_TRUE(summary["pareto_khat"].is_number()) << summary["pareto_khat"];
+  const double khat = summary["pareto_khat"];
+  output::StanCsvFile csv = output::readStanCsv(dir.path / "fit.csv");
+  const Eigen::VectorXd logRatios = csv.draws.col(1) - csv.draws.col(2);
+  EXPECT_NEAR(khat, diagnostics::paretoKhat(logRatios), 1e-9);
+  char shown[16];
+  std::snprintf(shown, sizeof shown, "k-hat %.2f", khat);
+  EXPECT_NE((r.out + r.err).find(shown), std::string::npos) << r.out << r.err;
+  // This short fit (2 rounds of 40 steps) is no approximation to trust (k-hat 13 measured): the
+  // warning says so and names nuts.
+  EXPECT_GT(khat, 0.7);
+  EXPECT_NE(r.err.find("do not trust this approximation; --algorithm nuts"), std::string::npos) << r.err;
 }
 
 TEST(PvicRun, ProgressLineOnRequest) {
