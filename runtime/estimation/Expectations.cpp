@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -10,6 +11,32 @@
 
 namespace pvi::estimation {
 namespace {
+
+// What was not finite at a Monte Carlo draw, for the rejected update's message: the value, or
+// which block of the gradient (and its first bad coordinate).
+std::string notFiniteMessage(double value, const Eigen::VectorXd& gz, const Eigen::VectorXd& gw,
+                             const Eigen::VectorXd& gt) {
+  const auto firstBad = [](const Eigen::VectorXd& g) {
+    for (Eigen::Index i = 0; i < g.size(); ++i)
+      if (!std::isfinite(g[i])) return i;
+    return Eigen::Index{-1};
+  };
+  std::ostringstream m;
+  m << "at a Monte Carlo draw from q, ";
+  if (!std::isfinite(value)) {
+    m << "the factor's log density is " << value;
+  } else {
+    const char* block = "global";
+    const Eigen::VectorXd* g = &gz;
+    if (firstBad(gz) < 0) g = firstBad(gw) >= 0 ? (block = "local", &gw) : (block = "hyperparameter", &gt);
+    const Eigen::Index i = firstBad(*g);
+    m << "the gradient of the factor's log density over " << block << " coordinate " << i + 1 << " is " << (*g)[i]
+      << " (the log density is " << value << ")";
+  }
+  m << ": the model is not finite where q puts mass (a scale far from the data's, or data outside the "
+       "support of a distribution?)";
+  return m.str();
+}
 
 Eigen::MatrixXd covarianceOf(const Eigen::MatrixXd& L) {
   const Eigen::MatrixXd lower = L.triangularView<Eigen::Lower>();
@@ -99,7 +126,7 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
                      : options.miniBatch ? f.evaluateMiniBatch(*options.miniBatch, zp, wp, gz.data(), gwp)
                                          : f.evaluate(zp, wp, gz.data(), gwp);
     if (!std::isfinite(v) || !gz.allFinite() || !gw.allFinite() || !gt.allFinite())
-      throw std::runtime_error("the log density or its gradient is not finite at a Monte Carlo draw");
+      throw std::runtime_error(notFiniteMessage(v, gz, gw, gt));
     sum += v;
     sumSq += v * v;
     out.gradZ += gz;

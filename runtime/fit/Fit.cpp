@@ -1,15 +1,16 @@
 #include "runtime/fit/Fit.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <thread>
 
 #include "runtime/algorithms/pvi/LocalOptimiserAdam.hpp"
-#include "runtime/fit/Convergence.hpp"
 #include "runtime/federation/Federation.hpp"
 #include "runtime/federation/schedules/Sequential.hpp"
 #include "runtime/federation/schedules/Synchronous.hpp"
+#include "runtime/fit/Convergence.hpp"
 #include "runtime/model/GaussianPriorProbe.hpp"
 #include "runtime/model/WithGaussianPrior.hpp"
 
@@ -34,6 +35,44 @@ struct ElboPlateau {
     return ++since >= patience;
   }
 };
+
+// The server's events name factors by index; a user knows partitions by their labels: "factor 3"
+// becomes "partition 'dhaka' (factor 3)", "factor 0" "the prior (factor 0)".
+std::string withPartitionNames(const std::string& event, const FactorModel& model) {
+  const std::string key = "factor ";
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t hit; (hit = event.find(key, at)) != std::string::npos;) {
+    std::size_t end = hit + key.size();
+    while (end < event.size() && std::isdigit(static_cast<unsigned char>(event[end]))) ++end;
+    out += event.substr(at, hit - at);
+    if (end == hit + key.size()) {
+      out += key;
+    } else {
+      const std::size_t k = std::stoul(event.substr(hit + key.size(), end - hit - key.size()));
+      const std::string index = event.substr(hit, end - hit);
+      out += k == 0                       ? "the prior (" + index + ")"
+             : k <= model.numPartitions() ? "partition '" + model.partitionLabel(k - 1) + "' (" + index + ")"
+                                          : index;
+    }
+    at = end;
+  }
+  out += event.substr(at);
+  // "global coordinate 5" (from the estimation code, which has no names) gets the global's name.
+  const std::string coordinate = "over global coordinate ";
+  if (const std::size_t hit = out.find(coordinate); hit != std::string::npos) {
+    std::size_t end = hit + coordinate.size();
+    while (end < out.size() && std::isdigit(static_cast<unsigned char>(out[end]))) ++end;
+    if (end > hit + coordinate.size()) {
+      const std::size_t k = std::stoul(out.substr(hit + coordinate.size(), end - hit - coordinate.size()));
+      const std::vector<std::string> names = model.globalNames();
+      if (k >= 1 && k <= names.size())
+        out.replace(hit, end - hit,
+                    "over the global '" + names[k - 1] + "' (unconstrained coordinate " + std::to_string(k) + ")");
+    }
+  }
+  return out;
+}
 
 template <class Family>
 FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmChoice& choice,
@@ -135,7 +174,8 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
                     ? estimation::Estimate{}
                     : estimation::Estimate{result.trace.back().freeEnergy, result.trace.back().freeEnergyStandardError};
   result.counters = federation.server().counters();
-  result.events = federation.server().trace().events();
+  for (const std::string& e : federation.server().trace().events())
+    result.events.push_back(withPartitionNames(e, model));
   const ConvergenceVerdict verdict = judgeConvergence(result, choice.rounds);
   result.converged = verdict.converged;
   result.usable = verdict.usable;

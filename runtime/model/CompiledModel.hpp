@@ -79,7 +79,7 @@ class CompiledModel : public FactorModel {
   // kSharedBlock for a shared variable, whose sizes read only shared data). Empty when its
   // sizes read no data.
   std::string sizeOrigins(const VariableInfo& variable, size_t partition) const;
-  std::string partitionLabel(size_t partition) const;  // as given, or 1, 2, ...
+  std::string partitionLabel(size_t partition) const override;  // as given, or 1, 2, ...
 
   // The generated maps between spaces, laid out as the layouts above say. unconstrainGlobals
   // takes constrained globals then hyperparameters and returns z then theta; it throws

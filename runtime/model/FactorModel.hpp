@@ -28,6 +28,8 @@ class FactorModel {
   virtual size_t globalDim() const = 0;          // dim z
   virtual size_t hyperDim() const { return 0; }  // dim theta
   virtual size_t numPartitions() const = 0;
+  // How messages name partition j: its label from the data, or j + 1.
+  virtual std::string partitionLabel(size_t partition) const { return std::to_string(partition + 1); }
   virtual size_t localDim(size_t /*partition*/) const { return 0; }  // dim w_j
 
   // log p(z, theta), including the log-Jacobians of the transforms of the globals and

@@ -188,6 +188,11 @@ TEST(PvicRun, AFitThatRejectsEveryUpdateFailsAndWritesNothing) {
                         (dir.path / "fit.csv").string());
   EXPECT_EQ(r.exitCode, 3) << r.err;
   EXPECT_NE(r.err.find("the fit failed: every one of the 2 updates was rejected"), std::string::npos) << r.err;
+  // Each rejection names the partition by its label and what was not finite, by name.
+  EXPECT_NE(r.err.find("rejected: partition '2' (factor 2): local optimisation failed: at a Monte Carlo draw"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("over the global 'omega' (unconstrained coordinate 5) is -inf"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("converged"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(dir.path / "fit.csv"));
   EXPECT_FALSE(fs::exists(dir.path / "fit-summary.json"));
