@@ -36,8 +36,8 @@ struct ElboPlateau {
   }
 };
 
-// The server's events name factors by index; a user knows partitions by their labels: "factor 3"
-// becomes "partition 'dhaka' (factor 3)", "factor 0" "the prior (factor 0)".
+// The server's events name factors by index; a user knows partitions by their labels: "factor 3:"
+// becomes "partition 'dhaka' (factor 3):", "factor 0:" "the prior (factor 0):".
 std::string withPartitionNames(const std::string& event, const FactorModel& model) {
   const std::string key = "factor ";
   std::string out;
@@ -46,8 +46,8 @@ std::string withPartitionNames(const std::string& event, const FactorModel& mode
     std::size_t end = hit + key.size();
     while (end < event.size() && std::isdigit(static_cast<unsigned char>(event[end]))) ++end;
     out += event.substr(at, hit - at);
-    if (end == hit + key.size()) {
-      out += key;
+    if (end == hit + key.size() || end >= event.size() || event[end] != ':') {  // only "factor K:" names a factor
+      out += event.substr(hit, end - hit);
     } else {
       const std::size_t k = std::stoul(event.substr(hit + key.size(), end - hit - key.size()));
       const std::string index = event.substr(hit, end - hit);

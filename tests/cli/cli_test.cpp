@@ -261,6 +261,31 @@ TEST(PvicRun, VariationalFitsReportParetoKhat) {
   EXPECT_NE(r.err.find("do not trust this approximation; --algorithm nuts"), std::string::npos) << r.err;
 }
 
+// Latents without a prior statement get an improper flat prior, and a proper posterior is still
+// found: here beta's is N(0.98, 0.1195^2) exactly (least squares with known noise sd 0.5).
+TEST(PvicRun, FlatPriorsStillFindTheProperPosterior) {
+  TempDir dir;
+  std::ofstream(dir.path / "m.pvi") << "@partition(site)\n"
+                                       "data per site { int<lower=0> N; vector[N] x; vector[N] y; }\n"
+                                       "global { real alpha; real beta; }\n"
+                                       "model { y ~ normal(alpha + beta * x, 0.5); }\n";
+  std::ofstream(dir.path / "d.csv") << "site,x,y\n1,1,1.2\n1,2,1.9\n1,3,3.1\n2,4,4.2\n2,5,4.8\n2,6,6.1\n";
+  ProcessResult r = run(pvic() + " run " + (dir.path / "m.pvi").string() + " --partition-data " +
+                        (dir.path / "d.csv").string() + " --progress never -o " + (dir.path / "fit.csv").string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.err.find("'beta' has no prior statement; it gets an improper flat prior"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("the server refines it as factor 0"), std::string::npos) << r.out;
+  const nlohmann::json summary = nlohmann::json::parse(slurp(dir.path / "fit-summary.json"));
+  std::size_t checked = 0;
+  for (const auto& p : summary["parameters"]) {
+    if (p["name"] != "beta") continue;
+    EXPECT_NEAR(p["mean"].get<double>(), 0.98, 0.25 * 0.1195);
+    EXPECT_NEAR(p["sd"].get<double>(), 0.1195, 0.15 * 0.1195);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 1u);
+}
+
 TEST(PvicRun, ProgressLineOnRequest) {
   TempDir dir;
   std::string command = logisticRun(dir);
