@@ -80,18 +80,34 @@ std::vector<Participant<Family>*> Federation<Family>::participants() {
   return out;
 }
 
+namespace {
+
+// A participant's expected log-likelihood for the ELBO; a failure names the factor ("factor K: ...",
+// which the fit turns into the partition's label).
+template <class Participant, class Natural>
+estimation::Estimate expectedLogLikelihoodOf(Participant& p, const Natural& q, std::size_t samples,
+                                             std::uint64_t seed) {
+  try {
+    return p.expectedLogLikelihood(q, samples, seed);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("the ELBO estimate failed: factor " + std::to_string(p.factorIndex()) + ": " + e.what());
+  }
+}
+
+}  // namespace
+
 template <class Family>
 estimation::Estimate Federation<Family>::freeEnergy(std::size_t samples, std::uint64_t seed) {
   const Natural& q = server_.posterior();
   double value = entropy(toStandard(q)), variance = 0.0;
   for (auto& c : clients_) {
-    const estimation::Estimate e = c->expectedLogLikelihood(q, samples, support::deriveSeed(seed, c->factorIndex()));
+    const estimation::Estimate e = expectedLogLikelihoodOf(*c, q, samples, support::deriveSeed(seed, c->factorIndex()));
     value += e.value;
     variance += e.standardError * e.standardError;
     server_.counters().evaluationMessages += 2;
   }
   if (priorClient_) {
-    const estimation::Estimate e = priorClient_->expectedLogLikelihood(q, samples, support::deriveSeed(seed, 0));
+    const estimation::Estimate e = expectedLogLikelihoodOf(*priorClient_, q, samples, support::deriveSeed(seed, 0));
     value += e.value;
     variance += e.standardError * e.standardError;
   } else {

@@ -11,6 +11,7 @@
 #include "runtime/federation/schedules/Sequential.hpp"
 #include "runtime/federation/schedules/Synchronous.hpp"
 #include "runtime/fit/Convergence.hpp"
+#include "runtime/model/CompiledModel.hpp"
 #include "runtime/model/GaussianPriorProbe.hpp"
 #include "runtime/model/WithGaussianPrior.hpp"
 
@@ -199,8 +200,16 @@ FitResult fitModel(const FactorModel& model, const FitOptions& options, const Ro
   if (model.globalDim() == 0) throw FitConfigurationError("the model has no global latents to fit");
   const AlgorithmChoice choice = chooseAlgorithm(shapeOf(model), options);
   if (choice.algorithm == Algorithm::Nuts) return sampleModel(model, options, choice, chainProgress);
-  if (choice.family == FamilyKind::Full) return runPvi<FullGaussian>(model, options, choice, afterRound);
-  return runPvi<MeanFieldGaussian>(model, options, choice, afterRound);
+  try {
+    if (choice.family == FamilyKind::Full) return runPvi<FullGaussian>(model, options, choice, afterRound);
+    return runPvi<MeanFieldGaussian>(model, options, choice, afterRound);
+  } catch (const ModelEvaluationError& e) {  // a failure that names a factor names its partition
+    throw ModelEvaluationError(withPartitionNames(e.what(), model));
+  } catch (const samplers::SamplerError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(withPartitionNames(e.what(), model));
+  }
 }
 
 }  // namespace pvi

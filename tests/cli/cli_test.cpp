@@ -286,6 +286,25 @@ TEST(PvicRun, FlatPriorsStillFindTheProperPosterior) {
   EXPECT_EQ(checked, 1u);
 }
 
+// A value that overflows the model (one smoke cell of 1e308 in silo 1) fails the fit, and the
+// message names the partition and what was not finite.
+TEST(PvicRun, ANonFiniteModelNamesThePartition) {
+  TempDir dir;
+  const std::string ex = example("six_cities");
+  std::string data = slurp(ex + "/data_per_silo.csv");
+  const std::string row = "\n1,300,1,-1,0,0\n";  // silo 1's second row: silo, C, child, age, smoke, wheeze
+  const std::size_t at = data.find(row);
+  ASSERT_NE(at, std::string::npos);
+  data.replace(at, row.size(), "\n1,300,1,-1,1e308,0\n");
+  std::ofstream(dir.path / "d.csv") << data;
+  ProcessResult r = run(pvic() + " run " + ex + "/model.pvi --data " + ex + "/data.json --partition-data " +
+                        (dir.path / "d.csv").string() + " --progress never -o " + (dir.path / "fit.csv").string());
+  EXPECT_EQ(r.exitCode, 3) << r.err;
+  EXPECT_NE(r.err.find("partition '1' (factor 1)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the factor's log density is -inf"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir.path / "fit.csv"));
+}
+
 TEST(PvicRun, ProgressLineOnRequest) {
   TempDir dir;
   std::string command = logisticRun(dir);
