@@ -194,20 +194,15 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     // last.
     output::OutputSet outputs;
     std::vector<std::string> written = {outCli.output, summaryPath};
-    std::size_t localsWritten = 0;
-    const std::string localsDir = outCli.localsDir.empty() ? stem(outCli.output) + "-locals" : outCli.localsDir;
-    for (std::size_t j = 0; j < model.numPartitions(); ++j) {
-      const DrawTable& t = draws.partitions[j];
-      if (t.columns.empty()) continue;
-      if (localsWritten == 0) output::ensureDirectory(localsDir);
-      output::PartitionLocals locals;
-      locals.label = model.partitionLabels().at(j);
-      locals.draws.columns = t.columns;
-      locals.draws.values = t.values;
-      locals.draws.numParameters = model.localLayout(j).size();
-      output::writePartitionLocals(localsDir, run, locals);
-      ++localsWritten;
-    }
+    const std::string localsWritten =
+        writeEachPartition(model, draws, outCli, [&](const std::string& dir, std::size_t j, const DrawTable& t) {
+          output::PartitionLocals locals;
+          locals.label = model.partitionLabels().at(j);
+          locals.draws.columns = t.columns;
+          locals.draws.values = t.values;
+          locals.draws.numParameters = model.localLayout(j).size();
+          output::writePartitionLocals(dir, run, locals);
+        });
     if (!outCli.reportDir.empty()) {
       output::ReportInput report;
       report.run = run;
@@ -216,7 +211,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
       output::writeReport(outCli.reportDir, report);
       written.push_back(outCli.reportDir + "/index.html");
     }
-    if (localsWritten > 0) written.push_back(localsDir + "/<partition>/");
+    if (!localsWritten.empty()) written.push_back(localsWritten);
     output::writeSummaryJson(summaryPath, summary);
     output::writeStanCsv(outCli.output, run, csv);
     outputs.commit();

@@ -41,4 +41,17 @@ int writeOutputs(const std::string& program, const std::function<void()>& write)
   }
 }
 
+std::string writeEachPartition(const CompiledModel& model, const PosteriorDraws& draws, const OutputCli& output,
+                               const std::function<void(const std::string&, std::size_t, const DrawTable&)>& write) {
+  const std::string dir = output.localsDir.empty() ? stem(output.output) + "-locals" : output.localsDir;
+  std::size_t written = 0;
+  for (std::size_t j = 0; j < model.numPartitions(); ++j) {
+    const DrawTable& table = draws.partitions[j];
+    if (table.columns.empty()) continue;
+    if (written++ == 0) output::ensureDirectory(dir);
+    write(dir, j, table);
+  }
+  return written > 0 ? dir + "/<partition>/" : "";
+}
+
 }  // namespace pvi::app

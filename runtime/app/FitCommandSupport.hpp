@@ -8,6 +8,7 @@
 #include "runtime/app/BindData.hpp"
 #include "runtime/app/Cli.hpp"
 #include "runtime/fit/Fit.hpp"
+#include "runtime/fit/PosteriorDraws.hpp"
 #include "runtime/fit/Progress.hpp"
 
 namespace pvi::app {
@@ -27,6 +28,13 @@ int fitWithProgress(const std::string& program, const FitCli& options,
 // Runs `write` (a fit's outputs and the report on stdout). Returns kExitOk, or prints the failure
 // and returns kExitOutput for a file that could not be written, kExitFitFailed for anything else.
 int writeOutputs(const std::string& program, const std::function<void()>& write);
+
+// Each partition with locals or partition generated quantities gets its own directory of outputs
+// under --locals-dir (default <output stem>-locals), created before the first: calls
+// `write(directory, j, table)` for those partitions and returns "<dir>/<partition>/" for the
+// "wrote" lines, or "" when no partition had any.
+std::string writeEachPartition(const CompiledModel& model, const PosteriorDraws& draws, const OutputCli& output,
+                               const std::function<void(const std::string&, std::size_t, const DrawTable&)>& write);
 
 // The sampling path, after the options were parsed and the data bound.
 int runSampling(const std::string& program, const LoadedModel& model, const BoundModel& bound, const FitCli& fit,

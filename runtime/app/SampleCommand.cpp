@@ -136,22 +136,17 @@ int runSampling(const std::string& program, const LoadedModel& lm, const BoundMo
 
     output::OutputSet outputs;
     std::vector<std::string> written;
-    std::size_t localsWritten = 0;
-    const std::string localsDir = outCli.localsDir.empty() ? stem(outCli.output) + "-locals" : outCli.localsDir;
-    for (std::size_t j = 0; j < model.numPartitions(); ++j) {
-      const DrawTable& t = draws.partitions[j];
-      if (t.columns.empty()) continue;
-      if (localsWritten == 0) output::ensureDirectory(localsDir);
-      output::PartitionSamplingLocals locals;
-      locals.label = model.partitionLabels().at(j);
-      const std::vector<std::pair<Eigen::Index, Eigen::Index>> blocks = {
-          {static_cast<Eigen::Index>(p.localOffsets.at(j)), static_cast<Eigen::Index>(model.localDim(j))}};
-      for (std::size_t c = 0; c < p.chains.size(); ++c)
-        locals.chains.push_back(chainSamples(t, model.localLayout(j).size(), c, n, p.chains[c], options, blocks));
-      output::writePartitionSamplingLocals(localsDir, run, locals);
-      ++localsWritten;
-    }
-    if (localsWritten > 0) written.push_back(localsDir + "/<partition>/");
+    const std::string localsWritten =
+        writeEachPartition(model, draws, outCli, [&](const std::string& dir, std::size_t j, const DrawTable& t) {
+          output::PartitionSamplingLocals locals;
+          locals.label = model.partitionLabels().at(j);
+          const std::vector<std::pair<Eigen::Index, Eigen::Index>> blocks = {
+              {static_cast<Eigen::Index>(p.localOffsets.at(j)), static_cast<Eigen::Index>(model.localDim(j))}};
+          for (std::size_t c = 0; c < p.chains.size(); ++c)
+            locals.chains.push_back(chainSamples(t, model.localLayout(j).size(), c, n, p.chains[c], options, blocks));
+          output::writePartitionSamplingLocals(dir, run, locals);
+        });
+    if (!localsWritten.empty()) written.push_back(localsWritten);
     output::writeSummaryJson(summaryPath, summary);
     written.push_back(summaryPath);
     if (outCli.mergeChains) {

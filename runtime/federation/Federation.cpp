@@ -84,13 +84,13 @@ namespace {
 
 // A participant's expected log-likelihood for the ELBO; a failure names the factor ("factor K: ...",
 // which the fit turns into the partition's label).
-template <class Participant, class Natural>
-estimation::Estimate expectedLogLikelihoodOf(Participant& p, const Natural& q, std::size_t samples,
-                                             std::uint64_t seed) {
+template <class Participant, class Natural, class Server>
+estimation::Estimate expectedLogLikelihoodOf(Participant& p, const Natural& q, std::size_t samples, std::uint64_t seed,
+                                             const Server& server) {
   try {
     return p.expectedLogLikelihood(q, samples, seed);
   } catch (const std::exception& e) {
-    throw std::runtime_error("the ELBO estimate failed: factor " + std::to_string(p.factorIndex()) + ": " + e.what());
+    throw std::runtime_error("the ELBO estimate failed: " + server.factorName(p.factorIndex()) + ": " + e.what());
   }
 }
 
@@ -101,13 +101,15 @@ estimation::Estimate Federation<Family>::freeEnergy(std::size_t samples, std::ui
   const Natural& q = server_.posterior();
   double value = entropy(toStandard(q)), variance = 0.0;
   for (auto& c : clients_) {
-    const estimation::Estimate e = expectedLogLikelihoodOf(*c, q, samples, support::deriveSeed(seed, c->factorIndex()));
+    const estimation::Estimate e =
+        expectedLogLikelihoodOf(*c, q, samples, support::deriveSeed(seed, c->factorIndex()), server_);
     value += e.value;
     variance += e.standardError * e.standardError;
     server_.counters().evaluationMessages += 2;
   }
   if (priorClient_) {
-    const estimation::Estimate e = expectedLogLikelihoodOf(*priorClient_, q, samples, support::deriveSeed(seed, 0));
+    const estimation::Estimate e =
+        expectedLogLikelihoodOf(*priorClient_, q, samples, support::deriveSeed(seed, 0), server_);
     value += e.value;
     variance += e.standardError * e.standardError;
   } else {
@@ -167,7 +169,13 @@ Federation<Family> makeFederation(const FactorModel& model, std::shared_ptr<cons
         0, std::make_shared<estimation::PriorLikelihood>(model, options.theta, options.exact),
         options.priorOptimiser ? options.priorOptimiser : optimiser, eta0);
   }
-  Server<Family> server(eta0, m, options.server);
+  ServerOptions serverOptions = options.server;
+  if (!serverOptions.factorName)  // partitions by their labels: "partition 'dhaka' (factor 3)"
+    serverOptions.factorName = [&model](std::size_t k) {
+      return k == 0 ? std::string("the prior (factor 0)")
+                    : "partition '" + model.partitionLabel(k - 1) + "' (factor " + std::to_string(k) + ")";
+    };
+  Server<Family> server(eta0, m, serverOptions);
   if (!exact) server.trace().log("prior refined as factor 0 (not exactly Gaussian in this family, or asked to)");
 
   std::vector<std::unique_ptr<Client<Family>>> clients;

@@ -40,7 +40,7 @@ void Server<Family>::recordDropped(const ClientUpdate<Family>& update) {
   ++counters_.messagesUp;
   counters_.bytesUp += update.ok ? bytesOf(update.delta) : 0;
   ++counters_.dropped;
-  trace_.log("dropped: the update of factor " + std::to_string(update.factorIndex) + " was lost");
+  trace_.log("dropped: the update of " + factorName(update.factorIndex) + " was lost");
 }
 
 template <class Family>
@@ -49,8 +49,9 @@ std::vector<ApplyOutcome> Server<Family>::apply(const std::vector<const ClientUp
   std::vector<std::size_t> candidates;
   for (std::size_t i = 0; i < updates.size(); ++i) {
     const ClientUpdate<Family>& u = *updates[i];
-    const std::string who = "factor " + std::to_string(u.factorIndex);
-    if (u.factorIndex >= factors_.size()) throw std::out_of_range("Server::apply: no " + who);
+    if (u.factorIndex >= factors_.size())
+      throw std::out_of_range("Server::apply: no factor " + std::to_string(u.factorIndex));
+    const std::string who = factorName(u.factorIndex);
     if (u.factorIndex != 0) {
       ++counters_.messagesUp;
       counters_.bytesUp += u.ok ? bytesOf(u.delta) : 0;
@@ -78,7 +79,7 @@ std::vector<ApplyOutcome> Server<Family>::apply(const std::vector<const ClientUp
         out[i].reason =
             "q would be invalid even after " + std::to_string(options_.maxHalvings) + " halvings: " + v.reason;
         ++counters_.rejected;
-        trace_.log("rejected: factor " + std::to_string(updates[i]->factorIndex) + ": " + out[i].reason);
+        trace_.log("rejected: " + factorName(updates[i]->factorIndex) + ": " + out[i].reason);
       } else {
         kept.push_back(i);
       }
@@ -101,7 +102,7 @@ std::vector<ApplyOutcome> Server<Family>::apply(const std::vector<const ClientUp
       for (std::size_t i : candidates) {
         out[i].reason = "q would be invalid even after " + std::to_string(halvings) + " halvings: " + why;
         ++counters_.rejected;
-        trace_.log("rejected: factor " + std::to_string(updates[i]->factorIndex) + ": " + out[i].reason);
+        trace_.log("rejected: " + factorName(updates[i]->factorIndex) + ": " + out[i].reason);
       }
       return out;
     }

@@ -35,6 +35,8 @@ namespace pvi::federation {
 
 struct ServerOptions {
   std::size_t maxHalvings = 10;
+  // How the event log names factor k ("factor 3" when empty; the fit names partitions by label).
+  std::function<std::string(std::size_t)> factorName;
 };
 
 struct ApplyOutcome {
@@ -56,6 +58,9 @@ class Server {
   const Natural& factor(std::size_t index) const { return factors_.at(index); }
   std::size_t numFactors() const { return factors_.size(); }  // M + 1
   const ServerOptions& options() const { return options_; }
+  std::string factorName(std::size_t k) const {
+    return options_.factorName ? options_.factorName(k) : "factor " + std::to_string(k);
+  }
 
   // eta_q as sent to factor `to`; counts a downlink message unless `to` is 0 (server-held prior).
   Natural send(std::size_t to);

@@ -37,29 +37,9 @@ struct ElboPlateau {
   }
 };
 
-// The server's events name factors by index; a user knows partitions by their labels: "factor 3:"
-// becomes "partition 'dhaka' (factor 3):", "factor 0:" "the prior (factor 0):".
-std::string withPartitionNames(const std::string& event, const FactorModel& model) {
-  const std::string key = "factor ";
-  std::string out;
-  std::size_t at = 0;
-  for (std::size_t hit; (hit = event.find(key, at)) != std::string::npos;) {
-    std::size_t end = hit + key.size();
-    while (end < event.size() && std::isdigit(static_cast<unsigned char>(event[end]))) ++end;
-    out += event.substr(at, hit - at);
-    if (end == hit + key.size() || end >= event.size() || event[end] != ':') {  // only "factor K:" names a factor
-      out += event.substr(hit, end - hit);
-    } else {
-      const std::size_t k = std::stoul(event.substr(hit + key.size(), end - hit - key.size()));
-      const std::string index = event.substr(hit, end - hit);
-      out += k == 0                       ? "the prior (" + index + ")"
-             : k <= model.numPartitions() ? "partition '" + model.partitionLabel(k - 1) + "' (" + index + ")"
-                                          : index;
-    }
-    at = end;
-  }
-  out += event.substr(at);
-  // "global coordinate 5" (from the estimation code, which has no names) gets the global's name.
+// The estimation code names a global by its coordinate ("over global coordinate 5"); the message
+// a user reads names it ("over the global 'omega' (unconstrained coordinate 5)").
+std::string withGlobalNames(std::string out, const FactorModel& model) {
   const std::string coordinate = "over global coordinate ";
   if (const std::size_t hit = out.find(coordinate); hit != std::string::npos) {
     std::size_t end = hit + coordinate.size();
@@ -175,8 +155,7 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
                     ? estimation::Estimate{}
                     : estimation::Estimate{result.trace.back().freeEnergy, result.trace.back().freeEnergyStandardError};
   result.counters = federation.server().counters();
-  for (const std::string& e : federation.server().trace().events())
-    result.events.push_back(withPartitionNames(e, model));
+  for (const std::string& e : federation.server().trace().events()) result.events.push_back(withGlobalNames(e, model));
   const ConvergenceVerdict verdict = judgeConvergence(result, choice.rounds);
   result.converged = verdict.converged;
   result.usable = verdict.usable;
@@ -203,12 +182,12 @@ FitResult fitModel(const FactorModel& model, const FitOptions& options, const Ro
   try {
     if (choice.family == FamilyKind::Full) return runPvi<FullGaussian>(model, options, choice, afterRound);
     return runPvi<MeanFieldGaussian>(model, options, choice, afterRound);
-  } catch (const ModelEvaluationError& e) {  // a failure that names a factor names its partition
-    throw ModelEvaluationError(withPartitionNames(e.what(), model));
+  } catch (const ModelEvaluationError& e) {  // a failure names the global by name
+    throw ModelEvaluationError(withGlobalNames(e.what(), model));
   } catch (const samplers::SamplerError&) {
     throw;
   } catch (const std::runtime_error& e) {
-    throw std::runtime_error(withPartitionNames(e.what(), model));
+    throw std::runtime_error(withGlobalNames(e.what(), model));
   }
 }
 

@@ -1,5 +1,6 @@
 #include "runtime/fit/PosteriorDraws.hpp"
 
+#include <functional>
 #include <limits>
 #include <random>
 
@@ -143,6 +144,15 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
   const bool sampledTheta = fit.posterior.isSampled() && fit.posterior.sampled().hyperDim > 0;
   const JointDensity joint = sampledTheta ? JointDensity(model, JointDensity::HyperParameters::Sampled)
                                           : JointDensity(model, JointDensity::HyperParameters::Fixed, fit.theta);
+  // A sampler already evaluated log p at each of its draws (lp__): log_p__ is that value.
+  std::function<double(Eigen::Index)> samplerLogDensity;
+  if (fit.posterior.isSampled() && !fit.posterior.sampled().chains.empty()) {
+    const SampledPosterior& s = fit.posterior.sampled();
+    const Eigen::Index perChain = s.draws.rows() / static_cast<Eigen::Index>(s.chains.size());
+    samplerLogDensity = [&s, perChain](Eigen::Index row) {
+      return s.chains[static_cast<std::size_t>(row / perChain)].columns.logDensity[row % perChain];
+    };
+  }
   Eigen::VectorXd x(static_cast<Eigen::Index>(joint.dim()));
   std::vector<const double*> w(M, nullptr);
   for (Eigen::Index row = 0; row < n; ++row) {
@@ -156,10 +166,12 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
       const auto h = static_cast<Eigen::Index>(model.hyperDim());
       x.tail(h) = fit.posterior.sampled().draws.row(row).segment(static_cast<Eigen::Index>(joint.hyperOffset()), h);
     }
-    const double* theta = sampledTheta ? x.data() + joint.hyperOffset() : fit.theta.empty() ? nullptr : fit.theta.data();
+    const double* theta = sampledTheta        ? x.data() + joint.hyperOffset()
+                          : fit.theta.empty() ? nullptr
+                                              : fit.theta.data();
     Eigen::Index col = 0;
     out.global.values(row, col++) = 0.0;
-    out.global.values(row, col++) = joint.logDensity(x.data(), nullptr);
+    out.global.values(row, col++) = samplerLogDensity ? samplerLogDensity(row) : joint.logDensity(x.data(), nullptr);
     out.global.values(row, col++) = logG[row];
     for (double v : model.constrainGlobals(z, theta)) out.global.values(row, col++) = v;
     for (double v : model.generateShared(z, theta)) out.global.values(row, col++) = v;

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "runtime/samplers/nuts/MetricAdaptation.hpp"
+#include "runtime/samplers/nuts/RunningMoments.hpp"
 
 namespace pvi::samplers {
 
@@ -17,34 +18,25 @@ namespace {
 
 constexpr double kLowest = 1e-10, kHighest = 1e10;  // the metric's diagonal stays in this range
 
-// Running means and variances (Welford) of positions and gradients.
+// Running variances of positions and gradients.
 class DrawGradientMoments {
  public:
-  explicit DrawGradientMoments(Eigen::Index dim) {
-    for (Eigen::VectorXd* v : {&meanQ_, &m2Q_, &meanG_, &m2G_, &delta_}) v->setZero(dim);
-  }
+  explicit DrawGradientMoments(Eigen::Index dim) : draws_(dim), gradients_(dim) {}
   void add(const PhasePoint& z) {
-    ++n_;
-    const double n = static_cast<double>(n_);
-    delta_ = z.q - meanQ_;
-    meanQ_ += delta_ / n;
-    m2Q_.array() += delta_.array() * (z.q - meanQ_).array();
-    delta_ = z.gradient - meanG_;
-    meanG_ += delta_ / n;
-    m2G_.array() += delta_.array() * (z.gradient - meanG_).array();
+    draws_.add(z.q);
+    gradients_.add(z.gradient);
   }
-  std::size_t count() const { return n_; }
+  std::size_t count() const { return draws_.count(); }
   // sqrt(var(q) / var(g)) per coordinate, clamped; the previous value where that is not finite.
   void fisherDiagonal(Eigen::VectorXd& diagonal) const {
     for (Eigen::Index i = 0; i < diagonal.size(); ++i) {
-      const double r = std::sqrt(m2Q_[i] / m2G_[i]);
+      const double r = std::sqrt(draws_.sumOfSquares()[i] / gradients_.sumOfSquares()[i]);
       if (std::isfinite(r) && r > 0.0) diagonal[i] = std::clamp(r, kLowest, kHighest);
     }
   }
 
  private:
-  std::size_t n_ = 0;
-  Eigen::VectorXd meanQ_, m2Q_, meanG_, m2G_, delta_;
+  RunningMoments draws_, gradients_;
 };
 
 class FisherAdaptation final : public MetricAdaptation {
