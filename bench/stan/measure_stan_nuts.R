@@ -15,9 +15,13 @@
 #
 # Usage: Rscript bench/stan/measure_stan_nuts.R [project root] [seeds, e.g. 1:3] [models, e.g.
 #        contraception_centered,six_cities_centered]
-#   writes <root>/bench/stan/stan_nuts_efficiency.csv, a row appended as each run ends. Without a
-#   list of models, every model is run and the CSV is rewritten; with one, only those models are
-#   run and their rows are appended to the existing CSV (the other rows are kept).
+#   writes <root>/bench/stan/stan_nuts_efficiency.csv, rewritten as each run ends. Without a list
+#   of models, every model is run and the CSV holds only their rows; with one, only those models
+#   are run and their rows replace that model's rows in the existing CSV, in the same place (at the
+#   end for a model that had none; the old rows stay until the model's first new run ends). The
+#   other rows are kept byte for byte.
+# The compiler flags are R's (/usr/lib/R/etc/Makeconf) unless ~/.R/Makevars overrides them: see
+# Makevars in this directory. The 1-minute load average is printed before and after each model.
 suppressPackageStartupMessages({
   library(rstan)
   library(posterior)
@@ -86,15 +90,41 @@ check_means <- function(label, est, ref) {
   print(x, digits = 4, row.names = FALSE)
 }
 
+# The CSV's lines kept from before this run (all of them when only some models are run, none
+# otherwise), and the lines of this run's rows, by model.
+old_lines <- character(0)
+new_lines <- list()
 if (!is.null(only)) {
   unknown <- setdiff(only, sapply(models, `[[`, "name"))
   if (length(unknown) > 0) stop("unknown models: ", paste(unknown, collapse = ", "))
   models <- Filter(function(m) m$name %in% only, models)
-} else if (file.exists(out_file)) {
-  file.remove(out_file)
+  if (file.exists(out_file)) old_lines <- readLines(out_file)
+}
+csv_lines <- function(row, header) {
+  capture.output(write.table(row, sep = ",", row.names = FALSE, quote = FALSE, col.names = header))
+}
+# Rewrites the CSV: the old lines, those of a model with new rows replaced, in place, by the new
+# rows; then the new rows of models the old lines do not have.
+write_csv <- function(header) {
+  if (length(old_lines) > 0 && old_lines[[1]] != header) stop(out_file, " has another header: ", old_lines[[1]])
+  body <- old_lines[-1]
+  model_of <- sub(",.*$", "", body)
+  out <- character(0)
+  for (i in seq_along(body)) {
+    if (!(model_of[[i]] %in% names(new_lines))) {
+      out <- c(out, body[[i]])
+    } else if (!(model_of[[i]] %in% model_of[seq_len(i - 1)])) {
+      out <- c(out, new_lines[[model_of[[i]]]])
+    }
+  }
+  out <- c(out, unlist(new_lines[setdiff(names(new_lines), model_of)], use.names = FALSE))
+  writeLines(c(header, out), out_file)
+}
+load_1min <- function() {
+  if (file.exists("/proc/loadavg")) strsplit(readLines("/proc/loadavg"), " ")[[1]][[1]] else "unknown"
 }
 for (m in models) {
-  cat(sprintf("== %s: compiling\n", m$name))
+  cat(sprintf("== %s: compiling (1-minute load average %s)\n", m$name, load_1min()))
   sm <- stan_model(file.path(here, m$file), model_name = m$name)
   ref <- reference_of(m)
   means <- list()
@@ -116,8 +146,8 @@ for (m in models) {
                       min_ess_tail_globals = min(as.numeric(g$ess_tail)),
                       divergent = sum(sapply(post, function(p) sum(p[, "divergent__"]))))
     print(row, digits = 5)
-    write.table(row, out_file, sep = ",", row.names = FALSE, quote = FALSE, append = file.exists(out_file),
-                col.names = !file.exists(out_file))
+    new_lines[[m$name]] <- c(new_lines[[m$name]], csv_lines(row, header = FALSE))
+    write_csv(csv_lines(row[0, ], header = TRUE))
     if (!is.null(ref)) {
       est <- summarise_draws(subset_draws(draws, variable = g$variable), "mean", "mcse_mean")
       means[[length(means) + 1]] <- est
@@ -130,5 +160,6 @@ for (m in models) {
                          mcse_mean = sqrt(rowSums(sapply(means, function(e) e$mcse_mean^2))) / length(means))
     check_means(sprintf("%s, %d seeds pooled", m$name, length(means)), pooled, ref)
   }
+  cat(sprintf("== %s: done (1-minute load average %s)\n", m$name, load_1min()))
 }
 cat(sprintf("wrote %s\n", out_file))
