@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ ccache pkg-config
   antlr4 libantlr4-runtime-dev default-jre-headless uuid-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev
-  libeigen3-dev libboost-dev
+  libeigen3-dev libboost-dev liblbfgspp-dev
   llvm-19-dev libzstd-dev
   libgtest-dev libbenchmark-dev
 )

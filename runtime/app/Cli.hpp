@@ -37,6 +37,7 @@ struct FitCli {
   // NUTS (the rest of its options are in fit.sampling).
   std::string metric = "diag";         // parsed into fit.sampling.metric
   std::string adaptation = "fisher";   // parsed into fit.sampling.adaptation
+  std::string start = "laplace";       // fit.laplaceStart
   long long warmup = -1;               // < 0: the adaptation's default
 };
 

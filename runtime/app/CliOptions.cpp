@@ -38,6 +38,11 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
       ->capture_default_str();
   cmd.add_option("--patience", f.fit.patience, "Stop after this many rounds without ELBO gain (0: never)")
       ->capture_default_str();
+  cmd.add_option("--start", f.start,
+                 "Where q starts: laplace (the Laplace approximation at the joint mode, models without local "
+                 "latents) or prior")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"laplace", "prior"}));
   cmd.add_option("--local-steps", f.fit.localSteps, "Adam steps per client update")->capture_default_str();
   cmd.add_option("--learning-rate", f.fit.learningRate, "Adam learning rate")->capture_default_str();
   cmd.add_option("--samples", f.fit.samples, "Monte Carlo draws per Adam step")->capture_default_str();
@@ -51,7 +56,8 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
       ->type_name("X,...");
   cmd.add_option("--chains", f.fit.sampling.chains, "nuts: number of chains (run on --threads threads)")
       ->capture_default_str();
-  cmd.add_option("--warmup", f.warmup, "nuts: warm-up iterations per chain (default: 300 with --adaptation fisher, 1000 with windowed)")
+  cmd.add_option("--warmup", f.warmup,
+                 "nuts: warm-up iterations per chain (default: 300 with --adaptation fisher, 1000 with windowed)")
       ->type_name("N");
   cmd.add_option("--max-depth", f.fit.sampling.maxDepth, "nuts: maximum tree depth")->capture_default_str();
   cmd.add_option("--adapt-delta", f.fit.sampling.adaptDelta, "nuts: target acceptance statistic in (0, 1)")

@@ -114,6 +114,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     if (fitCli.roundBudget > 0) options.roundBudget = fitCli.roundBudget;
     options.sampling.metric = parseMetric(fitCli.metric);
     options.sampling.adaptation = parseAdaptation(fitCli.adaptation);
+    options.laplaceStart = fitCli.start == "laplace";
     if (fitCli.warmup >= 0) options.sampling.warmup = static_cast<std::size_t>(fitCli.warmup);
     options.sampling.draws = outCli.draws;
     bound = bindData(lm, data);
@@ -151,6 +152,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
       result);
   if (fitted != kExitOk) return fitted;
   std::cout << "prior: " << result.prior << "\n";
+  if (!result.start.empty()) std::cout << "start: " << result.start << "\n";
   if (!result.usable) {
     // Nothing is written: a file from this fit would look like a result.
     std::cerr << program << ": error: " << result.status << "\n";

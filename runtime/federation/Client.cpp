@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "runtime/families/Family.hpp"
+#include "runtime/optim/FiniteDifferenceHessian.hpp"
 
 namespace pvi::federation {
 
@@ -94,6 +95,22 @@ void Client<Family>::commit(const ClientUpdate<Family>& update, double scale) {
   factor_ += scale * update.delta;
   if (proposal) locals_ = std::move(proposal);
   ++committed_;
+}
+
+template <class Family>
+PointTerm Client<Family>::pointTerm(const Eigen::VectorXd& z, const Eigen::VectorXd* hessianSteps) const {
+  if (!offersPointTerm())
+    throw std::logic_error("Client::pointTerm: factor " + std::to_string(factorIndex_) + " has local latents");
+  const auto gradient = [this](const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+    g.resize(x.size());
+    return likelihood_->evaluate(x.data(), nullptr, g.data(), nullptr);
+  };
+  PointTerm t;
+  t.value = gradient(z, t.gradient);
+  if (hessianSteps != nullptr)
+    t.hessian = optim::finiteDifferenceHessian([&](const Eigen::VectorXd& x, Eigen::VectorXd& g) { gradient(x, g); }, z,
+                                               *hessianSteps);
+  return t;
 }
 
 template <class Family>

@@ -65,6 +65,9 @@ class Client final : public Participant<Family> {
   // the given posterior, from `samples` draws or in closed form when the likelihood offers it.
   estimation::Estimate expectedLogLikelihood(const Natural& posterior, std::size_t samples,
                                              std::uint64_t seed) const override;
+  bool offersPointTerm() const override { return likelihood_->localDim() == 0; }
+  PointTerm pointTerm(const Eigen::VectorXd& z, const Eigen::VectorXd* hessianSteps) const override;
+
   // The local free energy of Property 2.2 at q itself: F_k(q) = E_q[f_k] - <eta_k, mu_q>.
   estimation::Estimate localFreeEnergy(const Natural& posterior, std::size_t samples, std::uint64_t seed) const;
 

@@ -11,6 +11,7 @@
 // applies scale * Delta_k (scale 0 when rejected or lost) and the participant must then be told
 // commit(update, scale), so that its eta_k changes by exactly what the server added to eta_q.
 // A participant has at most one update in flight; different participants may run concurrently.
+#include <Eigen/Core>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -32,6 +33,15 @@ struct ClientUpdate {
   LocalSolution<Family> solution;  // diagnostics: objective, steps, halvings
 };
 
+// A participant's term f_k at one point z, for the search for the posterior's mode that starts a
+// fit (LaplaceStart.hpp): its value, gradient and, when asked, its Hessian by finite differences
+// of the gradient. Only these global quantities cross, never data.
+struct PointTerm {
+  double value = 0.0;
+  Eigen::VectorXd gradient;
+  Eigen::MatrixXd hessian;  // empty unless asked for
+};
+
 template <class Family>
 class Participant {
  public:
@@ -48,6 +58,12 @@ class Participant {
   // E_q[f_k] (with locals: E_{q q(w)}[f_k] + H(q(w))), the participant's share of the ELBO.
   virtual estimation::Estimate expectedLogLikelihood(const Natural& posterior, std::size_t samples,
                                                      std::uint64_t seed) const = 0;
+
+  // Whether f_k is a function of z alone (false with local latents: then it has no point value).
+  virtual bool offersPointTerm() const = 0;
+  // f_k(z), its gradient and, with hessianSteps (one per coordinate), its Hessian. Model errors
+  // propagate; a point where f_k is not finite gives a non-finite value.
+  virtual PointTerm pointTerm(const Eigen::VectorXd& z, const Eigen::VectorXd* hessianSteps) const = 0;
 };
 
 }  // namespace pvi::federation

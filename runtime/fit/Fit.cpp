@@ -8,6 +8,7 @@
 
 #include "runtime/algorithms/pvi/LocalOptimiserAdam.hpp"
 #include "runtime/federation/Federation.hpp"
+#include "runtime/federation/LaplaceStart.hpp"
 #include "runtime/federation/schedules/Sequential.hpp"
 #include "runtime/federation/schedules/Synchronous.hpp"
 #include "runtime/fit/Convergence.hpp"
@@ -103,6 +104,19 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   result.choice = choice;
   result.theta = fo.theta;
   result.prior = prior;
+  result.start = "started from the prior (asked for)";
+  if (o.laplaceStart) {
+    federation::LaplaceStartOptions lo;
+    lo.names = model.globalNames();
+    const federation::LaplaceStartReport start = federation::startAtLaplace(federation, lo);
+    result.start = start.summary;
+    if (start.improper) {  // no approximation of an improper posterior is a result
+      result.usable = false;
+      result.status = "the fit failed: " + start.summary;
+      result.counters = federation.server().counters();
+      return result;
+    }
+  }
   ElboPlateau plateau{o.patience};
   bool plateaued = false;
   // The whole schedule in one call; the observer sees every round as it ends.

@@ -44,6 +44,7 @@ struct FitResult {
   FittedPosterior posterior;                // Gaussian q(z) with q(w_j) per partition, for PVI
   std::vector<double> theta;                // the fixed hyperparameters used
   std::string prior;                        // how the prior was held (exact, or refined and why)
+  std::string start;                        // where q started (the Laplace start's report)
   estimation::Estimate elbo;                // at the end, from FitOptions::elboSamples draws per client
   std::vector<support::TraceRecord> trace;  // per round (freeEnergy filled every round)
   support::CommunicationCounters counters;

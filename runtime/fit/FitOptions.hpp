@@ -66,6 +66,9 @@ struct FitOptions {
   // Stop when the ELBO has not risen by more than 2 standard errors above its best for this many
   // rounds (0: never). Monte Carlo noise keeps the change of q above `tolerance` on most models.
   std::size_t patience = 5;
+  // Start q at the Laplace approximation at the joint mode (federation/LaplaceStart.hpp) where
+  // the model allows it; false: at the prior (every client factor flat).
+  bool laplaceStart = true;
   std::size_t localSteps = 300;  // Adam steps per client update
   double learningRate = 0.05;
   std::size_t samples = 8;  // Monte Carlo draws per Adam step

@@ -17,6 +17,8 @@
 //                     permitted halvings, or a failed local optimisation
 //   halvings          total halvings of the damping applied by the server's validity guard
 //   evaluationMessages  scalar messages for free-energy estimates (not part of the algorithm)
+//   startMessages, startBytes  the search for the mode that starts a fit (LaplaceStart.hpp): z
+//                     down, f_k and its gradient (and once its Hessian) up
 #include <cstddef>
 #include <ostream>
 
@@ -34,6 +36,8 @@ struct CommunicationCounters {
   std::size_t rejected = 0;
   std::size_t halvings = 0;
   std::size_t evaluationMessages = 0;
+  std::size_t startMessages = 0;
+  std::size_t startBytes = 0;
 
   std::size_t messages() const { return messagesDown + messagesUp; }
   std::size_t bytes() const { return bytesDown + bytesUp; }

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "runtime/algorithms/pvi/WhitenedCoordinates.hpp"
 #include "runtime/estimation/Expectations.hpp"
 #include "runtime/families/Family.hpp"
 #include "runtime/optim/Adam.hpp"
@@ -25,23 +26,23 @@ FullStandard standardOf(const FullStable& s, const Eigen::MatrixXd& L) {
 }
 MeanFieldStandard standardOf(const MeanFieldStable& s, const Eigen::VectorXd& sd) { return {s.m, sd.cwiseProduct(sd)}; }
 
-// Gradient of F_k with respect to the stable parameters of q(z) (see the header).
-FullStable stableGradient(const FullStable& at, const Eigen::MatrixXd& L,
-                          const estimation::ExpectedDerivatives<FullGaussian>& e, const FullNatural& cavity) {
+// Gradient of F_k with respect to the white coordinates of q(z) (see the header).
+FullStable whiteGradientOf(const FullOrigin& o, const FullStable& white, const FullStable& at, const Eigen::MatrixXd& L,
+                           const estimation::ExpectedDerivatives<FullGaussian>& e, const FullNatural& cavity) {
   const Eigen::MatrixXd twoEta2 = cavity.eta2 + cavity.eta2.transpose();
   const Eigen::VectorXd dFdm = e.gradZ + cavity.eta1 + twoEta2 * at.m;
   const Eigen::MatrixXd dFdL = e.crossZ + twoEta2 * L;
-  FullStable g = stableGradientFromCholesky(at, dFdm, dFdL);
-  g.logCholesky.diagonal().array() += 1.0;
+  FullStable g = whiteGradient(o, white, dFdm, dFdL);
+  g.logCholesky.diagonal().array() += 1.0;  // the entropy: sum_i log L0_ii + log B_ii
   return g;
 }
 
-MeanFieldStable stableGradient(const MeanFieldStable& at, const Eigen::VectorXd& sd,
-                               const estimation::ExpectedDerivatives<MeanFieldGaussian>& e,
-                               const MeanFieldNatural& cavity) {
+MeanFieldStable whiteGradientOf(const MeanFieldOrigin& o, const MeanFieldStable& white, const MeanFieldStable& at,
+                                const Eigen::VectorXd& sd, const estimation::ExpectedDerivatives<MeanFieldGaussian>& e,
+                                const MeanFieldNatural& cavity) {
   const Eigen::VectorXd dFdm = e.gradZ + cavity.eta1 + 2.0 * cavity.eta2.cwiseProduct(at.m);
   const Eigen::VectorXd dFdsd = e.crossZ + 2.0 * cavity.eta2.cwiseProduct(sd);
-  MeanFieldStable g = stableGradientFromSd(at, dFdm, dFdsd);
+  MeanFieldStable g = whiteGradient(o, white, dFdm, dFdsd);
   g.logSd.array() += 1.0;
   return g;
 }
@@ -77,16 +78,22 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
     if (options_.miniBatchSize > 0 && f.numObservations() == 0)
       throw std::invalid_argument("mini-batching requested but the likelihood cannot evaluate subsets");
     std::mt19937_64 rng(p.seed);
+    // Adam works in white coordinates (WhitenedCoordinates.hpp) relative to the received q and,
+    // for q(w), relative to the starting q(w): every parameter starts at 0 and a step is measured
+    // in standard deviations, whatever the units of the data.
     Stable st = toStable(toStandard(p.posterior));
+    const auto origin = whiteningOrigin(st);
+    Stable white = whiteOrigin(origin);
     const auto nz = static_cast<Eigen::Index>(stableSize(st));
     const Eigen::Index dw = p.locals ? p.locals->dim() : 0;
-    // The variational parameters: q(z)'s stable parameters, then q(w)'s means and log sds.
-    Eigen::VectorXd params(nz + 2 * dw);
-    flattenStable(st, params.head(nz));
+    // The variational parameters: q(z)'s white coordinates, then q(w)'s (u_w, v_w) with
+    // mw = mw0 + sdw0 .* u_w and log sdw = log sdw0 + v_w.
+    Eigen::VectorXd params = Eigen::VectorXd::Zero(nz + 2 * dw);
     std::optional<MeanFieldStandard> locals = p.locals;
+    Eigen::VectorXd localMean0, localSd0;
     if (dw > 0) {
-      params.segment(nz, dw) = locals->m;
-      params.segment(nz + dw, dw) = 0.5 * locals->var.array().log().matrix();
+      localMean0 = locals->m;
+      localSd0 = locals->var.cwiseSqrt();
     }
     optim::AdamState adam(params.size());
     const optim::AdamSettings settings{options_.beta1, options_.beta2, options_.epsilon};
@@ -100,10 +107,12 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
 
     // q(z)'s stable parameters and q(w) from the flat vector.
     const auto unpack = [&] {
-      unflattenStable(params.head(nz), st);
+      unflattenStable(params.head(nz), white);
+      st = fromWhite(origin, white);
       if (dw > 0) {
-        locals->m = params.segment(nz, dw);
-        locals->var = (2.0 * params.segment(nz + dw, dw).array()).exp().matrix();
+        locals->m = localMean0 + localSd0.cwiseProduct(params.segment(nz, dw));
+        const Eigen::ArrayXd sdw = localSd0.array() * params.segment(nz + dw, dw).array().exp();
+        locals->var = (sdw * sdw).matrix();
       }
     };
     for (std::size_t t = 1; t <= options_.steps; ++t) {
@@ -120,9 +129,9 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
       sol.objective = objective;
       sol.steps = t;
 
-      flattenStable(stableGradient(st, root, e, p.cavity), grad.head(nz));
+      flattenStable(whiteGradientOf(origin, white, st, root, e, p.cavity), grad.head(nz));
       if (dw > 0) {
-        grad.segment(nz, dw) = e.gradW;
+        grad.segment(nz, dw) = e.gradW.cwiseProduct(localSd0);
         grad.segment(nz + dw, dw) = e.crossW.cwiseProduct(locals->var.array().sqrt().matrix()).array() + 1.0;
       }
       if (!grad.allFinite()) throw std::runtime_error("non-finite gradient of the local free energy");

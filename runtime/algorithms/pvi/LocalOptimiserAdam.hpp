@@ -2,7 +2,9 @@
 // The default client optimiser: Monte Carlo reparameterised gradients of the local free energy,
 // ascended with Adam (Kingma and Ba 2014) on the stable parameters of q'
 // (runtime/families/*Stable.hpp: mean and log-Cholesky, or mean and log standard deviations), so
-// every iterate is a valid distribution. Starts at q' = q (the received posterior).
+// every iterate is a valid distribution. Starts at q' = q (the received posterior), and steps in
+// coordinates whitened by it (WhitenedCoordinates.hpp): the learning rate is a distance in
+// standard deviations of q, so a fit does not depend on the units of the data.
 //
 // Objective, up to the cavity's log-normaliser (LocalOptimiser.hpp):
 //   F_k(q') = E_q'[f_k] + <eta_cav, mu_q'> + H(q')  [+ H(q(w)) with locals],

@@ -1,0 +1,185 @@
+#include "runtime/federation/LaplaceStart.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "runtime/families/Family.hpp"
+#include "runtime/optim/FiniteDifferenceHessian.hpp"
+
+namespace pvi::federation {
+namespace {
+
+// A Gaussian factor exp(eta1' z + z' eta2 z) as a term of the log density: value, gradient, Hessian.
+PointTerm gaussianTerm(const FullNatural& eta, const Eigen::VectorXd& z, bool withHessian) {
+  const Eigen::MatrixXd twoEta2 = eta.eta2 + eta.eta2.transpose();
+  PointTerm t{eta.eta1.dot(z) + z.dot(eta.eta2 * z), eta.eta1 + twoEta2 * z, {}};
+  if (withHessian) t.hessian = twoEta2;
+  return t;
+}
+PointTerm gaussianTerm(const MeanFieldNatural& eta, const Eigen::VectorXd& z, bool withHessian) {
+  PointTerm t{eta.eta1.dot(z) + z.dot(eta.eta2.cwiseProduct(z)), eta.eta1 + 2.0 * eta.eta2.cwiseProduct(z), {}};
+  if (withHessian) t.hessian = Eigen::MatrixXd((2.0 * eta.eta2).asDiagonal());
+  return t;
+}
+
+std::string nameOf(const LaplaceStartOptions& o, std::size_t k) {
+  if (k < o.names.size()) return "'" + o.names[k] + "'";
+  return "coordinate " + std::to_string(k + 1);
+}
+
+// The coordinate that dominates the direction of least curvature of -H (where it is not positive).
+std::size_t flattestCoordinate(const Eigen::MatrixXd& precision) {
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(precision);
+  Eigen::Index k = 0;
+  eigen.eigenvectors().col(0).cwiseAbs().maxCoeff(&k);
+  return static_cast<std::size_t>(k);
+}
+
+template <class Family>
+class JointAtServer {
+ public:
+  explicit JointAtServer(Federation<Family>& f) : f_(f), participants_(f.participants()) {}
+
+  // log p(z) + sum_k f_k(z) and its gradient (the exact prior, when held, is added here).
+  double operator()(const Eigen::VectorXd& z, Eigen::VectorXd& grad) {
+    const std::vector<PointTerm> terms = collect(z, nullptr);
+    grad = Eigen::VectorXd::Zero(z.size());
+    double value = 0.0;
+    for (const PointTerm& t : terms) {
+      value += t.value;
+      grad += t.gradient;
+    }
+    return value;
+  }
+
+  // Every term with its Hessian: the participants' in factor order, then the exact prior's.
+  std::vector<PointTerm> collect(const Eigen::VectorXd& z, const Eigen::VectorXd* steps) {
+    std::vector<PointTerm> terms;
+    terms.reserve(participants_.size() + 1);
+    auto& counters = f_.server().counters();
+    for (Participant<Family>* p : participants_) {
+      terms.push_back(p->pointTerm(z, steps));
+      if (p->factorIndex() == 0) continue;  // the refined prior lives on the server
+      const std::size_t d = static_cast<std::size_t>(z.size());
+      counters.startMessages += 2;
+      counters.startBytes += 8 * (d + d + 1 + (steps ? d * (d + 1) / 2 : 0));
+    }
+    if (!f_.priorRefined()) terms.push_back(gaussianTerm(f_.server().factor(0), z, steps != nullptr));
+    return terms;
+  }
+
+ private:
+  Federation<Family>& f_;
+  std::vector<Participant<Family>*> participants_;
+};
+
+}  // namespace
+
+template <class Family>
+LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceStartOptions& options) {
+  using Natural = typename Family::Natural;
+  LaplaceStartReport report;
+  const Eigen::VectorXd start = toStandard(federation.server().posterior()).m;
+  const auto d = static_cast<std::size_t>(start.size());
+  for (Participant<Family>* p : federation.participants())
+    if (!p->offersPointTerm()) {
+      report.summary = "started from the prior: the partitions have local latents";
+      return report;
+    }
+  if (d > options.maxDimension) {
+    report.summary = "started from the prior: " + std::to_string(d) + " global coordinates are more than the " +
+                     std::to_string(options.maxDimension) + " a Laplace start takes";
+    return report;
+  }
+
+  JointAtServer<Family> joint(federation);
+  const optim::LbfgsResult mode = optim::maximiseLbfgs(std::ref(joint), start, options.lbfgs);
+  report.mode = mode.x;
+  report.logDensity = mode.value;
+  report.iterations = mode.iterations;
+  report.evaluations = mode.evaluations;
+  switch (mode.status) {
+    case optim::LbfgsStatus::NotFiniteAtStart:
+      report.summary = "started from the prior: the joint density is not finite at its mean";
+      return report;
+    case optim::LbfgsStatus::Diverged:
+      report.improper = true;
+      report.summary = "the posterior looks improper: the joint density keeps rising as " +
+                       nameOf(options, mode.divergentCoordinate) + " runs off to infinity (" +
+                       std::to_string(mode.iterations) + " L-BFGS iterations)";
+      return report;
+    case optim::LbfgsStatus::IterationLimit:
+    case optim::LbfgsStatus::Converged: break;
+  }
+
+  std::vector<PointTerm> terms;
+  Eigen::MatrixXd H;
+  try {
+    // Curvature twice: first with steps in the units of z, then on the posterior's own scale.
+    Eigen::VectorXd steps = optim::defaultHessianSteps(mode.x);
+    for (int pass = 0; pass < 2; ++pass) {
+      terms = joint.collect(mode.x, &steps);
+      H = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(d), static_cast<Eigen::Index>(d));
+      for (const PointTerm& t : terms) H += t.hessian;
+      for (std::size_t i = 0; i < d; ++i)
+        if (H(i, i) < 0.0) steps[i] = 0.01 / std::sqrt(-H(i, i));
+    }
+  } catch (const std::domain_error& e) {
+    report.summary =
+        std::string("started from the prior: the curvature at the mode could not be computed (") + e.what() + ")";
+    return report;
+  }
+  if (!H.allFinite()) {
+    report.summary = "started from the prior: the curvature at the mode is not finite";
+    return report;
+  }
+
+  // The factors: each participant's second-order expansion at the mode.
+  auto at = FamilyTraits<Family>::isotropic(static_cast<Eigen::Index>(d), 1.0);
+  at.m = mode.x;
+  std::vector<ClientUpdate<Family>> updates;
+  Natural total =
+      federation.priorRefined() ? Natural::flat(static_cast<Eigen::Index>(d)) : federation.server().factor(0);
+  std::size_t k = 0;
+  for (Participant<Family>* p : federation.participants()) {
+    const PointTerm& t = terms[k++];
+    const Natural target = likelihoodNatural(at, t.gradient, FamilyTraits<Family>::curvatureOf(t.hessian));
+    total += target;
+    ClientUpdate<Family> u;
+    u.factorIndex = p->factorIndex();
+    u.ok = true;
+    u.delta = target - p->factor();
+    updates.push_back(std::move(u));
+  }
+  if (const Validity v = checkDistribution(total); !v.ok()) {
+    const Eigen::MatrixXd precision = -H;
+    report.summary = "started from the prior: the joint density is not curved downwards at its mode along " +
+                     nameOf(options, flattestCoordinate(precision)) +
+                     " (a flat direction: the posterior may be improper)";
+    return report;
+  }
+
+  std::vector<const ClientUpdate<Family>*> received;
+  for (const ClientUpdate<Family>& u : updates) received.push_back(&u);
+  const std::vector<ApplyOutcome> outcomes = federation.server().apply(received);
+  for (std::size_t i = 0; i < updates.size(); ++i)
+    federation.participant(updates[i].factorIndex).commit(updates[i], outcomes[i].scale);
+  if (!outcomes.empty() && !outcomes.front().applied) {
+    report.summary = "started from the prior: the server refused the Laplace factors (" + outcomes.front().reason + ")";
+    return report;
+  }
+  report.applied = true;
+  std::ostringstream s;
+  s << "started at the Laplace approximation at the mode (log density " << mode.value << ", " << mode.iterations
+    << " L-BFGS iterations)";
+  report.summary = s.str();
+  return report;
+}
+
+#define PVI_INSTANTIATE(F) template LaplaceStartReport startAtLaplace<F>(Federation<F>&, const LaplaceStartOptions&);
+PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
+#undef PVI_INSTANTIATE
+
+}  // namespace pvi::federation

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Fit the posteriordb posteriors of this directory with pvic and compare with the references.
+
+Usage: compare.py PVIC [names...] [--json FILE] [--timeout SECONDS] [-- extra pvic run args]
+
+For each posterior NAME (default: every subdirectory holding model.pvi, data.json and
+reference.json, the seven of README.md first) runs, in a temporary directory,
+
+    PVIC run NAME/model.pvi --data NAME/data.json -o TMP/fit.csv --summary-json TMP/summary.json
+         --progress never [extra args]
+
+and prints a markdown table: exit code, pvic's status line, the worst |fit mean - ref mean| in
+reference sds, the worst sd ratio (fit sd / ref sd, the one furthest from 1 in log terms), the
+Pareto k-hat (variational fits) and the wall time. Means and sds are pvic's summary values over
+its draws, in the constrained scale. A run that fails (nonzero exit, no summary) gets '-' in the
+columns it cannot fill; its error line is shown as the status. --json FILE writes the rows as
+JSON too. Plain Python 3.
+"""
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ORDER = ["kidiq-kidscore_momhs", "kidiq-kidscore_momiq", "kidiq-kidscore_momhsiq",
+         "earnings-earn_height", "mesquite-mesquite", "kilpisjarvi_mod-kilpisjarvi", "arma-arma11"]
+
+
+def usage(msg=None):
+    if msg:
+        print(f"compare.py: {msg}", file=sys.stderr)
+    print(__doc__, file=sys.stderr)
+    sys.exit(2)
+
+
+def parse_args(argv):
+    if "--" in argv:
+        i = argv.index("--")
+        argv, extra = argv[:i], argv[i + 1:]
+    else:
+        extra = []
+    pvic, names, json_out, timeout = None, [], None, 600.0
+    it = iter(argv)
+    for a in it:
+        if a in ("-h", "--help"):
+            print(__doc__)
+            sys.exit(0)
+        elif a == "--json":
+            json_out = next(it, None) or usage("--json needs a file")
+        elif a == "--timeout":
+            timeout = float(next(it, None) or usage("--timeout needs seconds"))
+        elif a.startswith("-"):
+            usage(f"unknown option {a} (pvic options go after '--')")
+        elif pvic is None:
+            pvic = a
+        else:
+            names.append(a.rstrip("/"))
+    if pvic is None:
+        usage("PVIC is required")
+    if not names:
+        found = [d for d in os.listdir(HERE)
+                 if all(os.path.isfile(os.path.join(HERE, d, f))
+                        for f in ("model.pvi", "data.json", "reference.json"))]
+        names = [d for d in ORDER if d in found] + sorted(d for d in found if d not in ORDER)
+    return os.path.abspath(pvic) if os.sep in pvic else pvic, names, json_out, timeout, extra
+
+
+def norm_name(name):
+    """beta[1] and beta.1 name the same component."""
+    m = re.fullmatch(r"([A-Za-z][A-Za-z0-9_]*)\[([0-9, ]+)\]", name)
+    if m:
+        return m.group(1) + "".join("." + i.strip() for i in m.group(2).split(","))
+    return name
+
+
+def status_line(stdout, stderr):
+    """The line in which pvic says how the fit ended."""
+    for line in stdout.splitlines():
+        if line.startswith("ELBO "):  # variational: "ELBO ... after N rounds in T s; <status>"
+            return line.split("; ", 1)[1] if "; " in line else line
+        m = re.match(r"(\d+) chains of .*gradient evaluations \([^)]*\); (.*)$", line)
+        if m:  # sampling: "... ; D divergent transitions; largest R-hat ...; smallest ESS ..."
+            return f"{m.group(1)} chains; {m.group(2)}"
+    errors = [l for l in stderr.splitlines() if ": error: " in l]
+    if errors:
+        return errors[-1].split(": error: ", 1)[1]
+    lines = [l for l in (stderr + stdout).splitlines() if l.strip()]
+    return lines[-1] if lines else "(no output)"
+
+
+def compare(pvic, name, extra, timeout):
+    d = os.path.join(HERE, name)
+    row = {"posterior": name, "exit_code": None, "status": "", "worst_mean_error_sd": None,
+           "worst_mean_error_param": None, "worst_sd_ratio": None, "worst_sd_ratio_param": None,
+           "pareto_khat": None, "seconds": None, "fit_seconds": None, "algorithm": None,
+           "missing": []}
+    try:
+        ref = json.load(open(os.path.join(d, "reference.json")))["parameters"]
+    except (OSError, ValueError, KeyError) as e:
+        row["status"] = f"cannot read reference.json: {e}"
+        return row
+    with tempfile.TemporaryDirectory(prefix=f"pvic-{name}-") as tmp:
+        summary_path = os.path.join(tmp, "summary.json")
+        cmd = [pvic, "run", os.path.join(d, "model.pvi"), "--data", os.path.join(d, "data.json"),
+               "-o", os.path.join(tmp, "fit.csv"), "--summary-json", summary_path,
+               "--progress", "never"] + extra
+        t0 = time.monotonic()
+        try:
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               timeout=timeout, cwd=tmp)
+            row["exit_code"] = p.returncode
+            row["status"] = status_line(p.stdout, p.stderr)
+        except subprocess.TimeoutExpired:
+            row["status"] = f"timed out after {timeout:g} s"
+        except OSError as e:
+            row["status"] = f"cannot run {pvic}: {e}"
+        row["seconds"] = time.monotonic() - t0
+        try:
+            summary = json.load(open(summary_path))
+        except (OSError, ValueError):
+            return row
+    row["algorithm"] = summary.get("algorithm")
+    row["pareto_khat"] = summary.get("pareto_khat")
+    row["fit_seconds"] = summary.get("elapsed_seconds")
+    fit = {norm_name(p["name"]): p for p in summary.get("parameters", [])}
+    worst_m, worst_r = None, None
+    for key, r in ref.items():
+        f = fit.get(norm_name(key))
+        if f is None or f.get("mean") is None or f.get("sd") is None:
+            row["missing"].append(key)
+            continue
+        err = abs(f["mean"] - r["mean"]) / r["sd"]
+        if not math.isfinite(err) or worst_m is None or err > worst_m[0]:
+            worst_m = (err, key)
+        ratio = f["sd"] / r["sd"]
+        dev = abs(math.log(ratio)) if ratio > 0 else math.inf
+        if not math.isfinite(dev) or worst_r is None or dev > worst_r[0]:
+            worst_r = (dev, key, ratio)
+    if worst_m:
+        row["worst_mean_error_sd"], row["worst_mean_error_param"] = worst_m[0], worst_m[1]
+    if worst_r:
+        row["worst_sd_ratio"], row["worst_sd_ratio_param"] = worst_r[2], worst_r[1]
+    return row
+
+
+def fmt(x, digits=3):
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.{digits}g}" if math.isfinite(x) else str(x)
+    return str(x)
+
+
+def main():
+    pvic, names, json_out, timeout, extra = parse_args(sys.argv[1:])
+    rows = []
+    print("| posterior | exit | status | worst mean error (ref sd) | worst sd ratio | k-hat | seconds |")
+    print("|---|---|---|---|---|---|---|")
+    for name in names:
+        row = compare(pvic, name, extra, timeout)
+        rows.append(row)
+        m = "-" if row["worst_mean_error_sd"] is None else \
+            f"{row['worst_mean_error_sd']:.3f} ({row['worst_mean_error_param']})"
+        r = "-" if row["worst_sd_ratio"] is None else \
+            f"{row['worst_sd_ratio']:.3f} ({row['worst_sd_ratio_param']})"
+        if row["missing"]:
+            m += f"; missing {', '.join(row['missing'])}"
+        status = row["status"].replace("|", "\\|")
+        print(f"| {name} | {fmt(row['exit_code'])} | {status} | {m} | {r} | "
+              f"{fmt(row['pareto_khat'], 2)} | {fmt(row['seconds'], 3)} |", flush=True)
+    if json_out:
+        with open(json_out, "w") as f:
+            json.dump({"pvic": pvic, "extra_args": extra, "rows": rows}, f, indent=2)
+            f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
