@@ -2,6 +2,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -29,12 +30,21 @@ std::string nameOf(const LaplaceStartOptions& o, std::size_t k) {
   return "coordinate " + std::to_string(k + 1);
 }
 
-// The coordinate that dominates the direction of least curvature of -H (where it is not positive).
-std::size_t flattestCoordinate(const Eigen::MatrixXd& precision) {
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(precision);
-  Eigen::Index k = 0;
-  eigen.eigenvectors().col(0).cwiseAbs().maxCoeff(&k);
-  return static_cast<std::size_t>(k);
+// The directions of the curvature -H, least curved first: eigenvalues ascending.
+struct Curvature {
+  Eigen::VectorXd values;
+  Eigen::MatrixXd directions;
+};
+Curvature curvatureOf(const Eigen::MatrixXd& H) {
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(-H);
+  return {eigen.eigenvalues(), eigen.eigenvectors()};
+}
+
+// The coordinate that dominates direction k.
+std::size_t dominantCoordinate(const Curvature& c, Eigen::Index k) {
+  Eigen::Index i = 0;
+  c.directions.col(k).cwiseAbs().maxCoeff(&i);
+  return static_cast<std::size_t>(i);
 }
 
 template <class Family>
@@ -153,11 +163,43 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
     u.delta = target - p->factor();
     updates.push_back(std::move(u));
   }
+  // A mode of a proper posterior is curved downwards in every direction, and the density falls
+  // (by ~4.5 for a Gaussian) three Laplace standard deviations away from it. A flat direction, or
+  // a density still rising there (a likelihood approaching its supremum at infinity, as with
+  // separable data and a flat prior), is an improper posterior: the search only stopped because
+  // the gradient became too small to follow.
+  const Curvature curvature = curvatureOf(H);
+  const bool searched = mode.status == optim::LbfgsStatus::Converged;
+  const double largest = std::max(curvature.values.cwiseAbs().maxCoeff(), 1e-300);
+  if (!(curvature.values[0] > 1e-12 * largest)) {
+    const std::string along = nameOf(options, dominantCoordinate(curvature, 0));
+    report.improper = searched;
+    report.summary = searched ? "the posterior looks improper: the joint density is flat along " + along +
+                                    " at its mode (does it have a prior, and do the data inform it?)"
+                              : "started from the prior: the joint density is not curved downwards along " + along +
+                                    " where the search stopped (" + mode.note + ")";
+    return report;
+  }
+  for (Eigen::Index k = 0; searched && k < curvature.values.size(); ++k)
+    for (const double side : {-3.0, 3.0}) {
+      const Eigen::VectorXd probe = mode.x + side / std::sqrt(curvature.values[k]) * curvature.directions.col(k);
+      Eigen::VectorXd ignored;
+      double value = -std::numeric_limits<double>::infinity();
+      try {
+        value = joint(probe, ignored);
+      } catch (const std::domain_error&) {
+      }
+      if (std::isfinite(value) && value > mode.value) {
+        report.improper = true;
+        report.summary =
+            "the posterior looks improper: the joint density still rises three Laplace standard "
+            "deviations from where the search stopped, along " +
+            nameOf(options, dominantCoordinate(curvature, k)) + " (does it have a prior, and do the data inform it?)";
+        return report;
+      }
+    }
   if (const Validity v = checkDistribution(total); !v.ok()) {
-    const Eigen::MatrixXd precision = -H;
-    report.summary = "started from the prior: the joint density is not curved downwards at its mode along " +
-                     nameOf(options, flattestCoordinate(precision)) +
-                     " (a flat direction: the posterior may be improper)";
+    report.summary = "started from the prior: the Laplace factors do not make a distribution (" + v.reason + ")";
     return report;
   }
 

@@ -19,9 +19,12 @@
 //
 // Not applied (q stays as it was, and the report says why) when a participant has local latents
 // (f_k is not a function of z alone), when D exceeds maxDimension, when the joint density is not
-// finite at the start, or when the curvature at the mode is not negative definite. When the
-// density keeps rising as a coordinate runs off to infinity the report says the posterior looks
-// improper (`improper`).
+// finite at the start, or when the search hit its iteration limit where the curvature is not
+// negative definite. The report says the posterior looks improper (`improper`) when the density
+// keeps rising as a coordinate runs off to infinity, when it is flat along some direction at the
+// mode, or when it still rises three Laplace standard deviations from the mode along one of the
+// curvature's eigen-directions (a likelihood approaching its supremum at infinity, where the
+// gradient vanished before |z| grew large: separable data under a flat prior).
 #include <Eigen/Core>
 #include <cstddef>
 #include <string>
