@@ -85,6 +85,40 @@ class JointAtServer {
   std::vector<Participant<Family>*> participants_;
 };
 
+// Newton steps x <- x - H^-1 grad(x) with a fixed curvature H (negative definite), halved until
+// the density does not fall, until the Newton decrement g' (-H)^-1 g is below 1e-12 or 20 steps.
+// Returns whether x moved.
+template <class Joint>
+bool newtonPolish(Joint& joint, const Eigen::MatrixXd& H, Eigen::VectorXd& x, double& value) {
+  const Eigen::LLT<Eigen::MatrixXd> precision(-H);
+  if (precision.info() != Eigen::Success) return false;
+  Eigen::VectorXd g;
+  joint(x, g);
+  bool moved = false;
+  for (int iteration = 0; iteration < 20 && g.allFinite(); ++iteration) {
+    const Eigen::VectorXd step = precision.solve(g);
+    if (!(g.dot(step) > 1e-12)) break;
+    bool accepted = false;
+    for (double t = 1.0; t > 1e-4 && !accepted; t *= 0.5) {
+      const Eigen::VectorXd candidate = x + t * step;
+      Eigen::VectorXd gc;
+      double vc = -std::numeric_limits<double>::infinity();
+      try {
+        vc = joint(candidate, gc);
+      } catch (const std::domain_error&) {
+      }
+      if (std::isfinite(vc) && vc >= value && gc.allFinite()) {
+        x = candidate;
+        value = vc;
+        g = gc;
+        accepted = moved = true;
+      }
+    }
+    if (!accepted) break;
+  }
+  return moved;
+}
+
 }  // namespace
 
 template <class Family>
@@ -106,8 +140,6 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
 
   JointAtServer<Family> joint(federation);
   const optim::LbfgsResult mode = optim::maximiseLbfgs(std::ref(joint), start, options.lbfgs);
-  report.mode = mode.x;
-  report.logDensity = mode.value;
   report.iterations = mode.iterations;
   report.evaluations = mode.evaluations;
   switch (mode.status) {
@@ -124,23 +156,33 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
     case optim::LbfgsStatus::Converged: break;
   }
 
+  // The curvature at x: every term with its Hessian, and their sum H.
   std::vector<PointTerm> terms;
   Eigen::MatrixXd H;
+  Eigen::VectorXd steps = optim::defaultHessianSteps(mode.x);
+  const auto curvatureAt = [&](const Eigen::VectorXd& x) {
+    terms = joint.collect(x, &steps);
+    H = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(d), static_cast<Eigen::Index>(d));
+    for (const PointTerm& t : terms) H += t.hessian;
+    // The next steps on the posterior's own scale: 1/100 of each conditional sd.
+    for (std::size_t i = 0; i < d; ++i)
+      if (H(i, i) < 0.0) steps[i] = 0.01 / std::sqrt(-H(i, i));
+  };
+  Eigen::VectorXd x = mode.x;
+  double value = mode.value;
   try {
-    // Curvature twice: first with steps in the units of z, then on the posterior's own scale.
-    Eigen::VectorXd steps = optim::defaultHessianSteps(mode.x);
-    for (int pass = 0; pass < 2; ++pass) {
-      terms = joint.collect(mode.x, &steps);
-      H = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(d), static_cast<Eigen::Index>(d));
-      for (const PointTerm& t : terms) H += t.hessian;
-      for (std::size_t i = 0; i < d; ++i)
-        if (H(i, i) < 0.0) steps[i] = 0.01 / std::sqrt(-H(i, i));
-    }
+    curvatureAt(x);  // in the units of z
+    curvatureAt(x);  // on the posterior's scale
+    // Newton's method with that curvature polishes the mode: on a badly conditioned density
+    // (a covariate in thousands, a year as a covariate) L-BFGS may stop many posterior sds short.
+    if (H.allFinite() && newtonPolish(joint, H, x, value)) curvatureAt(x);
   } catch (const std::domain_error& e) {
     report.summary =
         std::string("started from the prior: the curvature at the mode could not be computed (") + e.what() + ")";
     return report;
   }
+  report.mode = x;
+  report.logDensity = value;
   if (!H.allFinite()) {
     report.summary = "started from the prior: the curvature at the mode is not finite";
     return report;
@@ -148,7 +190,7 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
 
   // The factors: each participant's second-order expansion at the mode.
   auto at = FamilyTraits<Family>::isotropic(static_cast<Eigen::Index>(d), 1.0);
-  at.m = mode.x;
+  at.m = x;
   std::vector<ClientUpdate<Family>> updates;
   Natural total =
       federation.priorRefined() ? Natural::flat(static_cast<Eigen::Index>(d)) : federation.server().factor(0);
@@ -182,14 +224,14 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
   }
   for (Eigen::Index k = 0; searched && k < curvature.values.size(); ++k)
     for (const double side : {-3.0, 3.0}) {
-      const Eigen::VectorXd probe = mode.x + side / std::sqrt(curvature.values[k]) * curvature.directions.col(k);
+      const Eigen::VectorXd probe = x + side / std::sqrt(curvature.values[k]) * curvature.directions.col(k);
       Eigen::VectorXd ignored;
-      double value = -std::numeric_limits<double>::infinity();
+      double there = -std::numeric_limits<double>::infinity();
       try {
-        value = joint(probe, ignored);
+        there = joint(probe, ignored);
       } catch (const std::domain_error&) {
       }
-      if (std::isfinite(value) && value > mode.value) {
+      if (std::isfinite(there) && there > value) {
         report.improper = true;
         report.summary =
             "the posterior looks improper: the joint density still rises three Laplace standard "
@@ -214,7 +256,7 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
   }
   report.applied = true;
   std::ostringstream s;
-  s << "started at the Laplace approximation at the mode (log density " << mode.value << ", " << mode.iterations
+  s << "started at the Laplace approximation at the mode (log density " << value << ", " << mode.iterations
     << " L-BFGS iterations)";
   report.summary = s.str();
   return report;
