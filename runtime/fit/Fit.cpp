@@ -12,6 +12,7 @@
 #include "runtime/federation/schedules/Sequential.hpp"
 #include "runtime/federation/schedules/Synchronous.hpp"
 #include "runtime/fit/Convergence.hpp"
+#include "runtime/fit/StoppingRule.hpp"
 #include "runtime/model/CompiledModel.hpp"
 #include "runtime/model/GaussianPriorProbe.hpp"
 #include "runtime/model/WithGaussianPrior.hpp"
@@ -19,24 +20,6 @@
 namespace pvi {
 
 namespace {
-
-// The ELBO stopped rising: `patience` rounds without beating the best by 2 standard errors.
-struct ElboPlateau {
-  std::size_t patience;
-  double best = -std::numeric_limits<double>::infinity();
-  std::size_t since = 0;
-  bool update(const support::TraceRecord& r) {
-    if (patience == 0 || !std::isfinite(r.freeEnergy)) return false;
-    const double se = std::isfinite(r.freeEnergyStandardError) ? r.freeEnergyStandardError : 0.0;
-    if (r.freeEnergy > best + 2.0 * se) {
-      best = std::max(best, r.freeEnergy);
-      since = 0;
-      return false;
-    }
-    best = std::max(best, r.freeEnergy);
-    return ++since >= patience;
-  }
-};
 
 // The estimation code names a global by its coordinate ("over global coordinate 5"); the message
 // a user reads names it ("over the global 'omega' (unconstrained coordinate 5)").
@@ -117,13 +100,17 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
       return result;
     }
   }
-  ElboPlateau plateau{o.patience};
+  StoppingRule stopping{o.patience};
   bool plateaued = false;
   // The whole schedule in one call; the observer sees every round as it ends.
   const federation::RoundObserver observer = [&](const support::TraceRecord& rec) {
     result.trace.push_back(rec);
     if (afterRound) afterRound(rec, choice);
-    plateaued = plateau.update(rec);
+    const auto q = toStandard(federation.server().posterior());
+    Eigen::MatrixXd covariance;
+    Eigen::VectorXd variances;
+    FamilyTraits<Family>::exportMoments(q, covariance, variances);
+    plateaued = stopping.update(rec, q.m, (variances.size() ? variances : covariance.diagonal()).cwiseSqrt());
     return plateaued;
   };
   federation::RunSummary summary;
