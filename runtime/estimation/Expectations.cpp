@@ -89,6 +89,10 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
       out.gradW = exact->gradW;
       out.hessW = exact->hessWDiag;
       out.crossW = exact->hessWDiag.cwiseProduct(sdw);
+      out.epsMean = Eigen::VectorXd::Zero(d);
+      out.epsOuter = FamilyTraits<Family>::curvatureOf(Eigen::MatrixXd::Identity(d, d));
+      out.xiMean = Eigen::VectorXd::Zero(dw);
+      out.xiSquare = Eigen::VectorXd::Ones(dw);
       return out;
     }
   }
@@ -143,7 +147,13 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   out.gradZ /= nd;
   if (theta) out.gradTheta /= nd;
   out.crossZ /= nd;
-  out.hessZ = steinHessian(root, centredCross<Family>(out.crossZ, out.gradZ, eps.rowwise().mean(), n));
+  out.epsMean = eps.rowwise().mean();
+  out.epsOuter = FamilyTraits<Family>::zeroCurvature(d);
+  for (Eigen::Index i = 0; i < eps.cols(); ++i) FamilyTraits<Family>::addCross(out.epsOuter, eps.col(i), eps.col(i));
+  out.epsOuter /= nd;
+  out.xiMean = xi.rowwise().mean();
+  out.xiSquare = xi.array().square().rowwise().mean().matrix();
+  out.hessZ = steinHessian(root, centredCross<Family>(out.crossZ, out.gradZ, out.epsMean, n));
   if (dw > 0) {
     out.gradW /= nd;
     out.crossW /= nd;

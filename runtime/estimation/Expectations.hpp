@@ -34,12 +34,19 @@ struct ExpectedDerivatives {
   double valueVariance = 0.0;  // sample variance of the f(z_i, w_i) (0 when exact)
   std::size_t samples = 0;     // n (0 when exact)
   bool exact = false;
-  Eigen::VectorXd gradZ;      // E[grad_z f]
-  Curvature<Family> hessZ;    // E[hess_zz f]
-  Curvature<Family> crossZ;   // E[grad_z f eps^T]
-  Eigen::VectorXd gradW;      // E[grad_w f]
-  Eigen::VectorXd hessW;      // diag E[hess_ww f]
-  Eigen::VectorXd crossW;     // E[grad_w f .* xi]
+  Eigen::VectorXd gradZ;     // E[grad_z f]
+  Curvature<Family> hessZ;   // E[hess_zz f]
+  Curvature<Family> crossZ;  // E[grad_z f eps^T]
+  Eigen::VectorXd gradW;     // E[grad_w f]
+  Eigen::VectorXd hessW;     // diag E[hess_ww f]
+  Eigen::VectorXd crossW;    // E[grad_w f .* xi]
+  // Moments of the draws themselves, for sticking-the-landing gradients (the pathwise gradient of
+  // -log q at each draw, whose noise cancels that of grad f where q fits): mean eps and
+  // E[eps eps^T] (mean-field: E[eps .* eps]), mean xi and E[xi .* xi]. Exact: 0 and I.
+  Eigen::VectorXd epsMean;
+  Curvature<Family> epsOuter;
+  Eigen::VectorXd xiMean;
+  Eigen::VectorXd xiSquare;
   Eigen::VectorXd gradTheta;  // E[grad_theta f] (empty unless EstimationOptions::theta is given)
 
   // Standard error of `value` as a Monte Carlo mean (0 when exact).

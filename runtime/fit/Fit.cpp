@@ -45,6 +45,7 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   algorithms::AdamOptions adam;
   adam.learningRate = o.learningRate;
   adam.finalLearningRateFraction = 0.1;
+  adam.averageFrom = 0.5;
   adam.steps = o.localSteps;
   adam.samples = o.samples;
   auto optimiser = std::make_shared<algorithms::AdamOptimiser<Family>>(adam);

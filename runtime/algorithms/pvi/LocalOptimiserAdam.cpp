@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "runtime/algorithms/pvi/LocalGradient.hpp"
 #include "runtime/algorithms/pvi/WhitenedCoordinates.hpp"
 #include "runtime/estimation/Expectations.hpp"
 #include "runtime/families/Family.hpp"
@@ -25,27 +26,6 @@ FullStandard standardOf(const FullStable& s, const Eigen::MatrixXd& L) {
   return {s.m, symmetricPart(L * L.transpose())};
 }
 MeanFieldStandard standardOf(const MeanFieldStable& s, const Eigen::VectorXd& sd) { return {s.m, sd.cwiseProduct(sd)}; }
-
-// Gradient of F_k with respect to the white coordinates of q(z) (see the header).
-FullStable whiteGradientOf(const FullOrigin& o, const FullStable& white, const FullStable& at, const Eigen::MatrixXd& L,
-                           const estimation::ExpectedDerivatives<FullGaussian>& e, const FullNatural& cavity) {
-  const Eigen::MatrixXd twoEta2 = cavity.eta2 + cavity.eta2.transpose();
-  const Eigen::VectorXd dFdm = e.gradZ + cavity.eta1 + twoEta2 * at.m;
-  const Eigen::MatrixXd dFdL = e.crossZ + twoEta2 * L;
-  FullStable g = whiteGradient(o, white, dFdm, dFdL);
-  g.logCholesky.diagonal().array() += 1.0;  // the entropy: sum_i log L0_ii + log B_ii
-  return g;
-}
-
-MeanFieldStable whiteGradientOf(const MeanFieldOrigin& o, const MeanFieldStable& white, const MeanFieldStable& at,
-                                const Eigen::VectorXd& sd, const estimation::ExpectedDerivatives<MeanFieldGaussian>& e,
-                                const MeanFieldNatural& cavity) {
-  const Eigen::VectorXd dFdm = e.gradZ + cavity.eta1 + 2.0 * cavity.eta2.cwiseProduct(at.m);
-  const Eigen::VectorXd dFdsd = e.crossZ + 2.0 * cavity.eta2.cwiseProduct(sd);
-  MeanFieldStable g = whiteGradient(o, white, dFdm, dFdsd);
-  g.logSd.array() += 1.0;
-  return g;
-}
 
 std::vector<std::size_t> drawMiniBatch(std::size_t n, std::size_t size, std::mt19937_64& rng) {
   std::vector<std::size_t> all(n);
@@ -65,6 +45,8 @@ AdamOptimiser<Family>::AdamOptimiser(AdamOptions options) : options_(options) {
   if (!(options_.learningRate > 0.0)) throw std::invalid_argument("AdamOptions: learningRate must be > 0");
   if (!(options_.finalLearningRateFraction >= 0.0 && options_.finalLearningRateFraction <= 1.0))
     throw std::invalid_argument("AdamOptions: finalLearningRateFraction must be in [0, 1]");
+  if (!(options_.averageFrom >= 0.0 && options_.averageFrom <= 1.0))
+    throw std::invalid_argument("AdamOptions: averageFrom must be in [0, 1]");
   if (options_.steps == 0 || options_.samples == 0)
     throw std::invalid_argument("AdamOptions: steps and samples must be positive");
 }
@@ -98,6 +80,8 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
     optim::AdamState adam(params.size());
     const optim::AdamSettings settings{options_.beta1, options_.beta2, options_.epsilon};
     Eigen::VectorXd grad(params.size());
+    Eigen::VectorXd averaged;
+    std::size_t averagedSteps = 0;
     double best = -std::numeric_limits<double>::infinity(), windowSum = 0.0;
     std::size_t windowCount = 0, badWindows = 0;
     estimation::EstimationOptions est{options_.samples, options_.useExactExpectations, nullptr};
@@ -131,8 +115,10 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
 
       flattenStable(whiteGradientOf(origin, white, st, root, e, p.cavity), grad.head(nz));
       if (dw > 0) {
-        grad.segment(nz, dw) = e.gradW.cwiseProduct(localSd0);
-        grad.segment(nz + dw, dw) = e.crossW.cwiseProduct(locals->var.array().sqrt().matrix()).array() + 1.0;
+        // q(w) by sticking the landing too: G_w = grad_w f + xi / sdw (no cavity: its prior is in f).
+        const Eigen::ArrayXd sdw = locals->var.array().sqrt();
+        grad.segment(nz, dw) = ((e.gradW.array() + e.xiMean.array() / sdw) * localSd0.array()).matrix();
+        grad.segment(nz + dw, dw) = ((e.crossW.array() + e.xiSquare.array() / sdw) * sdw).matrix();
       }
       if (!grad.allFinite()) throw std::runtime_error("non-finite gradient of the local free energy");
 
@@ -140,6 +126,11 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
           adam, params, grad,
           optim::linearlyDecayed(options_.learningRate, options_.finalLearningRateFraction, t, options_.steps),
           settings);
+      if (static_cast<double>(t) > options_.averageFrom * static_cast<double>(options_.steps)) {
+        averaged =
+            averagedSteps == 0 ? params : averaged + (params - averaged) / static_cast<double>(averagedSteps + 1);
+        ++averagedSteps;
+      }
 
       const EarlyStopping& es = options_.earlyStopping;
       if (es.window > 0) {
@@ -160,6 +151,7 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
         }
       }
     }
+    if (averagedSteps > 0) params = averaged;  // the average of the last iterates (see AdamOptions)
     unpack();
     const typename Family::Natural qNew = toNatural(toStandard(st));
     sol.change = qNew - p.posterior;

@@ -8,11 +8,10 @@
 //
 // Objective, up to the cavity's log-normaliser (LocalOptimiser.hpp):
 //   F_k(q') = E_q'[f_k] + <eta_cav, mu_q'> + H(q')  [+ H(q(w)) with locals],
-// gradients, with z = m + L eps and g = grad f (Expectations.hpp):
-//   dF/dm = E[g] + eta1_cav + 2 eta2_cav m,
-//   dF/dL = lower(E[g eps^T]) + 2 eta2_cav L,     then the chain rule to log-Cholesky,
-//   dF/dlogL_ii += 1 (the entropy; mean-field: dF/dlogSd_i += 1),
-// and for q(w) = N(mw, diag sdw^2): dF/dmw = E[g_w], dF/dlogSdw = E[g_w .* xi] .* sdw + 1.
+// gradients by sticking the landing (LocalGradient.hpp), with z = m + L eps and g = grad f:
+//   G(z) = g + eta1_cav + 2 eta2_cav z + L^-T eps,  dF/dm = E[G],  dF/dL = lower(E[G eps^T]),
+// then the chain rule to the white coordinates; for q(w) = N(mw, diag sdw^2) likewise with
+// G_w = g_w + xi / sdw. Unbiased, and noiseless where q is the exact optimum.
 //
 // Early stopping on the local objective: the objective estimates are averaged over windows of
 // `window` steps; when `patience` consecutive windows fail to beat the best window average by
@@ -45,6 +44,10 @@ struct AdamOptions {
   // iterate settle instead of jittering at a scale set by the learning rate.
   double finalLearningRateFraction = 1.0;
   std::size_t steps = 500;
+  // Polyak-Ruppert averaging: the result is the mean of the iterates after step
+  // averageFrom * steps (in the white coordinates), not the last one, whose Monte Carlo jitter
+  // would carry into q (1: no averaging, the last iterate).
+  double averageFrom = 1.0;
   std::size_t samples = 8;  // Monte Carlo draws per step
   double beta1 = 0.9;
   double beta2 = 0.999;
