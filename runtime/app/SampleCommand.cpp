@@ -104,6 +104,7 @@ int runSampling(const std::string& program, const LoadedModel& lm, const BoundMo
       },
       result);
   if (fitted != kExitOk) return fitted;
+  if (!result.start.empty()) std::cout << "start: " << result.start << "\n";
   const SampledPosterior& p = result.posterior.sampled();
   const MixingSummary& mixing = *result.mixing;
   const int status = writeOutputs(program, [&] {

@@ -124,3 +124,36 @@ TEST(FiniteDifferenceHessian, RefusesANonFiniteGradient) {
 
 }  // namespace
 }  // namespace pvi::test
+
+#include <Eigen/LU>
+
+#include "runtime/optim/Laplace.hpp"
+
+namespace pvi::test {
+namespace {
+using namespace pvi::optim;
+
+// A Gaussian log density with sds 2e4 and 2e-4 and correlation 0.95: the Laplace approximation is
+// exact, whatever L-BFGS leaves for the Newton polish.
+TEST(Laplace, IsExactForABadlyScaledGaussian) {
+  const Eigen::Vector2d mode(-6e4, 1.3e-3), sd(2e4, 2e-4);
+  const double rho = 0.95;
+  Eigen::Matrix2d S;
+  S << sd(0) * sd(0), rho * sd(0) * sd(1), rho * sd(0) * sd(1), sd(1) * sd(1);
+  const Eigen::Matrix2d P = S.inverse();
+  const ValueAndGradient f = [&](const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+    g = -P * (x - mode);
+    return -0.5 * (x - mode).dot(P * (x - mode));
+  };
+  const CurvatureAt curvature = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& steps) {
+    return finiteDifferenceHessian([&](const Eigen::VectorXd& y, Eigen::VectorXd& g) { f(y, g); }, x, steps);
+  };
+  const LaplaceResult r = laplaceAtMode(f, curvature, Eigen::Vector2d::Zero());
+  ASSERT_EQ(r.outcome, LaplaceOutcome::Found) << r.detail;
+  EXPECT_LT(((r.x - mode).cwiseQuotient(sd)).cwiseAbs().maxCoeff(), 1e-6);
+  const Eigen::Matrix2d covariance = (-r.hessian).inverse();
+  EXPECT_LT(((covariance - S).array() / (sd * sd.transpose()).array()).abs().maxCoeff(), 1e-6);
+}
+
+}  // namespace
+}  // namespace pvi::test

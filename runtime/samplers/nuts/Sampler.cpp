@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "runtime/families/StandardNormal.hpp"
 #include "runtime/samplers/nuts/InitialStepSize.hpp"
 #include "runtime/support/Seeds.hpp"
 #include "runtime/support/ThreadPool.hpp"
@@ -39,6 +40,10 @@ void checkOptions(const Target& target, const SamplerOptions& o) {
     throw std::invalid_argument(
         "the Fisher adaptation estimates a diagonal metric; use --adaptation windowed for "
         "--metric dense");
+  if (o.initMean && (static_cast<std::size_t>(o.initMean->size()) != target.dim ||
+                     o.initRoot.rows() != o.initMean->size() || o.initRoot.cols() != o.initMean->size()))
+    throw std::invalid_argument("the initial distribution's mean or root does not match dimension " +
+                                std::to_string(target.dim));
   if (o.init && static_cast<std::size_t>(o.init->size()) != target.dim)
     throw std::invalid_argument("the initial point has " + std::to_string(o.init->size()) + " entries, expected " +
                                 std::to_string(target.dim));
@@ -50,6 +55,8 @@ void initialise(const Nuts& nuts, const SamplerOptions& o, PhasePoint& z, std::m
   for (int attempt = 0; attempt < kInitAttempts; ++attempt) {
     if (o.init) {
       z.q = *o.init;
+    } else if (o.initMean) {
+      z.q = *o.initMean + o.initRoot * standardNormals(o.initMean->size(), 1, rng).col(0);
     } else {
       for (Eigen::Index i = 0; i < z.q.size(); ++i) z.q[i] = o.initRadius * (2.0 * support::uniform01(rng) - 1.0);
     }
@@ -60,6 +67,10 @@ void initialise(const Nuts& nuts, const SamplerOptions& o, PhasePoint& z, std::m
       throw SamplerError("chain " + std::to_string(chain) +
                          ": the log density or its gradient is not finite at the given initial point");
   }
+  if (o.initMean)
+    throw SamplerError("chain " + std::to_string(chain) +
+                       ": no starting point with a finite log density and gradient in " +
+                       std::to_string(kInitAttempts) + " draws from the initial distribution");
   throw SamplerError("chain " + std::to_string(chain) +
                      ": no starting point with a finite log density and gradient in " + std::to_string(kInitAttempts) +
                      " attempts uniformly in [-" + std::to_string(o.initRadius) + ", " + std::to_string(o.initRadius) +

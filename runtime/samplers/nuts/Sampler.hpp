@@ -32,9 +32,13 @@ struct SamplerOptions {
   WindowOptions windows;
   FisherOptions fisher;
   double initialStepSize = 1.0;
-  // Chains start uniformly in [-initRadius, initRadius]^dim (Stan's default, 2), or at `init`.
+  // Chains start uniformly in [-initRadius, initRadius]^dim (Stan's default, 2), or at `init`, or
+  // at independent draws from N(initMean, initRoot initRoot^T) (a Laplace approximation: each chain
+  // from its own stream, redrawn until the density is finite).
   double initRadius = 2.0;
   std::optional<Eigen::VectorXd> init;
+  std::optional<Eigen::VectorXd> initMean;
+  Eigen::MatrixXd initRoot;
 };
 
 // One row per draw: lp__ and Stan's sampler columns.
