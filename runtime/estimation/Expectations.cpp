@@ -148,9 +148,10 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   if (theta) out.gradTheta /= nd;
   out.crossZ /= nd;
   out.epsMean = eps.rowwise().mean();
-  out.epsOuter = FamilyTraits<Family>::zeroCurvature(d);
-  for (Eigen::Index i = 0; i < eps.cols(); ++i) FamilyTraits<Family>::addCross(out.epsOuter, eps.col(i), eps.col(i));
-  out.epsOuter /= nd;
+  if constexpr (FamilyTraits<Family>::denseCurvature)
+    out.epsOuter = eps * eps.transpose() / nd;  // one matrix product, on every optimiser step
+  else
+    out.epsOuter = eps.array().square().rowwise().mean().matrix();
   out.xiMean = xi.rowwise().mean();
   out.xiSquare = xi.array().square().rowwise().mean().matrix();
   out.hessZ = steinHessian(root, centredCross<Family>(out.crossZ, out.gradZ, out.epsMean, n));

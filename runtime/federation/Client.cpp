@@ -107,9 +107,7 @@ PointTerm Client<Family>::pointTerm(const Eigen::VectorXd& z, const Eigen::Vecto
   };
   PointTerm t;
   t.value = gradient(z, t.gradient);
-  if (hessianSteps != nullptr)
-    t.hessian = optim::finiteDifferenceHessian([&](const Eigen::VectorXd& x, Eigen::VectorXd& g) { gradient(x, g); }, z,
-                                               *hessianSteps);
+  if (hessianSteps != nullptr) t.hessian = optim::finiteDifferenceHessian(gradient, z, *hessianSteps);
   return t;
 }
 

@@ -1,9 +1,6 @@
 #include "runtime/federation/LaplaceStart.hpp"
 
-#include <cmath>
-#include <limits>
 #include <sstream>
-#include <stdexcept>
 
 #include "runtime/families/Family.hpp"
 #include "runtime/optim/Laplace.hpp"
@@ -96,8 +93,6 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
     return H;
   };
   const optim::LaplaceResult mode = optim::laplaceAtMode(std::ref(joint), curvature, start, options.lbfgs);
-  report.iterations = mode.search.iterations;
-  report.evaluations = mode.search.evaluations;
   report.improper = mode.improper();
   const std::string asked = " (does it have a prior, and do the data inform it?)";
   switch (mode.outcome) {
@@ -128,8 +123,6 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
       return report;
     case optim::LaplaceOutcome::Found: break;
   }
-  report.mode = mode.x;
-  report.logDensity = mode.value;
 
   // The factors: each participant's second-order expansion at the mode.
   auto at = FamilyTraits<Family>::isotropic(static_cast<Eigen::Index>(d), 1.0);
@@ -163,6 +156,7 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
     return report;
   }
   report.applied = true;
+  report.mode = mode.x;
   std::ostringstream s;
   s << "started at the Laplace approximation at the mode (log density " << mode.value << ", " << mode.search.iterations
     << " L-BFGS iterations)";

@@ -45,10 +45,7 @@ struct LaplaceStartReport {
   bool applied = false;
   bool improper = false;  // the joint density rises without bound
   std::string summary;    // one line: what was done, or why not
-  Eigen::VectorXd mode;   // where the search ended (empty when it did not run)
-  double logDensity = 0.0;
-  std::size_t iterations = 0;
-  std::size_t evaluations = 0;
+  Eigen::VectorXd mode;   // the mode q started at (empty unless applied)
 };
 
 template <class Family>

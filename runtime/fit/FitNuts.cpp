@@ -34,7 +34,7 @@ std::string laplaceInitialisation(const FactorModel& model, const JointDensity& 
     return target.logDensity(x.data(), g.data());
   };
   const optim::CurvatureAt curvature = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& steps) {
-    return optim::finiteDifferenceHessian([&](const Eigen::VectorXd& y, Eigen::VectorXd& g) { f(y, g); }, x, steps);
+    return optim::finiteDifferenceHessian(f, x, steps);
   };
   const optim::LaplaceResult mode =
       optim::laplaceAtMode(f, curvature, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(joint.dim())));

@@ -1,5 +1,7 @@
 #include "runtime/algorithms/pvi/LocalGradient.hpp"
 
+#include "runtime/families/Family.hpp"
+
 namespace pvi::algorithms {
 
 FullStable whiteGradientOf(const FullOrigin& o, const FullStable& white, const FullStable& at, const Eigen::MatrixXd& L,
@@ -13,17 +15,41 @@ FullStable whiteGradientOf(const FullOrigin& o, const FullStable& white, const F
   return whiteGradient(o, white, dFdm, dFdL);
 }
 
+namespace {
+
+// The mean-field case on plain arrays: G_i = g_i + linear_i + 2 eta2_i sd_i eps_i + eps_i / sd_i,
+// with linear = eta1 + 2 eta2 .* m (zero, with eta2, where there is no cavity).
+MeanFieldStable meanFieldWhiteGradient(const MeanFieldOrigin& o, const MeanFieldStable& white, const Eigen::ArrayXd& sd,
+                                       const Eigen::ArrayXd& grad, const Eigen::ArrayXd& cross,
+                                       const Eigen::ArrayXd& epsMean, const Eigen::ArrayXd& epsSquare,
+                                       const Eigen::ArrayXd& linear, const Eigen::ArrayXd& twoEta2) {
+  const Eigen::VectorXd dFdm = (grad + linear + twoEta2 * sd * epsMean + epsMean / sd).matrix();
+  const Eigen::VectorXd dFdsd = (cross + linear * epsMean + twoEta2 * sd * epsSquare + epsSquare / sd).matrix();
+  return whiteGradient(o, white, dFdm, dFdsd);
+}
+
+}  // namespace
+
 MeanFieldStable whiteGradientOf(const MeanFieldOrigin& o, const MeanFieldStable& white, const MeanFieldStable& at,
                                 const Eigen::VectorXd& sd, const estimation::ExpectedDerivatives<MeanFieldGaussian>& e,
                                 const MeanFieldNatural& cavity) {
-  const Eigen::ArrayXd linear = cavity.eta1.array() + 2.0 * cavity.eta2.array() * at.m.array();
-  const Eigen::ArrayXd s = sd.array();
-  const Eigen::VectorXd dFdm =
-      (e.gradZ.array() + linear + 2.0 * cavity.eta2.array() * s * e.epsMean.array() + e.epsMean.array() / s).matrix();
-  const Eigen::VectorXd dFdsd = (e.crossZ.array() + linear * e.epsMean.array() +
-                                 2.0 * cavity.eta2.array() * s * e.epsOuter.array() + e.epsOuter.array() / s)
-                                    .matrix();
-  return whiteGradient(o, white, dFdm, dFdsd);
+  const Eigen::ArrayXd twoEta2 = 2.0 * cavity.eta2.array();
+  return meanFieldWhiteGradient(o, white, sd.array(), e.gradZ.array(), e.crossZ.array(), e.epsMean.array(),
+                                e.epsOuter.array(), cavity.eta1.array() + twoEta2 * at.m.array(), twoEta2);
 }
+
+template <class Family>
+MeanFieldStable whiteLocalGradient(const MeanFieldOrigin& o, const MeanFieldStable& white, const Eigen::VectorXd& sd,
+                                   const estimation::ExpectedDerivatives<Family>& e) {
+  const Eigen::ArrayXd zero = Eigen::ArrayXd::Zero(sd.size());
+  return meanFieldWhiteGradient(o, white, sd.array(), e.gradW.array(), e.crossW.array(), e.xiMean.array(),
+                                e.xiSquare.array(), zero, zero);
+}
+
+#define PVI_INSTANTIATE(F)                                                                       \
+  template MeanFieldStable whiteLocalGradient<F>(const MeanFieldOrigin&, const MeanFieldStable&, \
+                                                 const Eigen::VectorXd&, const estimation::ExpectedDerivatives<F>&);
+PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
+#undef PVI_INSTANTIATE
 
 }  // namespace pvi::algorithms

@@ -68,14 +68,15 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
     Stable white = whiteOrigin(origin);
     const auto nz = static_cast<Eigen::Index>(stableSize(st));
     const Eigen::Index dw = p.locals ? p.locals->dim() : 0;
-    // The variational parameters: q(z)'s white coordinates, then q(w)'s (u_w, v_w) with
-    // mw = mw0 + sdw0 .* u_w and log sdw = log sdw0 + v_w.
+    // The variational parameters: q(z)'s white coordinates, then q(w)'s (mean-field, relative to
+    // the q(w) the update starts from).
     Eigen::VectorXd params = Eigen::VectorXd::Zero(nz + 2 * dw);
     std::optional<MeanFieldStandard> locals = p.locals;
-    Eigen::VectorXd localMean0, localSd0;
+    MeanFieldOrigin localOrigin;
+    MeanFieldStable localWhite;
     if (dw > 0) {
-      localMean0 = locals->m;
-      localSd0 = locals->var.cwiseSqrt();
+      localOrigin = whiteningOrigin(toStable(*locals));
+      localWhite = whiteOrigin(localOrigin);
     }
     optim::AdamState adam(params.size());
     const optim::AdamSettings settings{options_.beta1, options_.beta2, options_.epsilon};
@@ -94,9 +95,8 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
       unflattenStable(params.head(nz), white);
       st = fromWhite(origin, white);
       if (dw > 0) {
-        locals->m = localMean0 + localSd0.cwiseProduct(params.segment(nz, dw));
-        const Eigen::ArrayXd sdw = localSd0.array() * params.segment(nz + dw, dw).array().exp();
-        locals->var = (sdw * sdw).matrix();
+        unflattenStable(params.tail(2 * dw), localWhite);
+        locals = toStandard(fromWhite(localOrigin, localWhite));
       }
     };
     for (std::size_t t = 1; t <= options_.steps; ++t) {
@@ -115,10 +115,7 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
 
       flattenStable(whiteGradientOf(origin, white, st, root, e, p.cavity), grad.head(nz));
       if (dw > 0) {
-        // q(w) by sticking the landing too: G_w = grad_w f + xi / sdw (no cavity: its prior is in f).
-        const Eigen::ArrayXd sdw = locals->var.array().sqrt();
-        grad.segment(nz, dw) = ((e.gradW.array() + e.xiMean.array() / sdw) * localSd0.array()).matrix();
-        grad.segment(nz + dw, dw) = ((e.crossW.array() + e.xiSquare.array() / sdw) * sdw).matrix();
+        flattenStable(whiteLocalGradient(localOrigin, localWhite, locals->var.cwiseSqrt(), e), grad.tail(2 * dw));
       }
       if (!grad.allFinite()) throw std::runtime_error("non-finite gradient of the local free energy");
 
