@@ -19,26 +19,27 @@ inline constexpr int kExitFitFailed = 3;  // the fit itself failed (numerical fa
 inline constexpr int kExitOutput = 4;     // an output file could not be written
 
 struct DataCli {
-  std::string data;                         // shared data, CmdStan JSON
-  std::vector<std::string> partitionData;   // one CSV file, or one JSON file per partition
-  std::vector<std::string> partitionLabels; // labels of JSON partitions (default: file stems)
-  std::string partitionBy;                  // CSV partition column (default: the model's partition name)
-  std::vector<std::string> maps;            // categorical mappings "col=a:1,b:0"
+  std::string data;                          // shared data, CmdStan JSON
+  std::vector<std::string> partitionData;    // one CSV file, or one JSON file per partition
+  std::vector<std::string> partitionLabels;  // labels of JSON partitions (default: file stems)
+  std::string partitionBy;                   // CSV partition column (default: the model's partition name)
+  std::vector<std::string> maps;             // categorical mappings "col=a:1,b:0"
   bool allowSinglePartition = false;
 };
 
 struct FitCli {
   FitOptions fit;
   std::string algorithm = "auto";
-  std::string schedule;  // parsed into fit.schedule (empty: auto)
-  std::string family;    // parsed into fit.family (empty: auto)
+  std::string schedule;         // parsed into fit.schedule (empty: auto)
+  std::string family;           // parsed into fit.family (empty: auto)
+  std::string locals;           // parsed into fit.locals (empty: auto)
   std::size_t roundBudget = 0;  // 0: none
   std::string progress = "auto";
   // NUTS (the rest of its options are in fit.sampling).
-  std::string metric = "diag";         // parsed into fit.sampling.metric
-  std::string adaptation = "fisher";   // parsed into fit.sampling.adaptation
-  std::string start = "laplace";       // fit.laplaceStart
-  long long warmup = -1;               // < 0: the adaptation's default
+  std::string metric = "diag";        // parsed into fit.sampling.metric
+  std::string adaptation = "fisher";  // parsed into fit.sampling.adaptation
+  std::string start = "laplace";      // fit.laplaceStart
+  long long warmup = -1;              // < 0: the adaptation's default
 };
 
 struct OutputCli {
@@ -46,8 +47,8 @@ struct OutputCli {
   std::string summaryJson;         // default: <output stem>-summary.json
   std::string reportDir;           // none by default
   std::string localsDir;           // default: <output stem>-locals (models with local latents)
-  std::size_t draws = 1000;       // written from q; per chain for a sampler
-  bool mergeChains = false;       // a sampler's chains in one file with a chain__ column
+  std::size_t draws = 1000;        // written from q; per chain for a sampler
+  bool mergeChains = false;        // a sampler's chains in one file with a chain__ column
 };
 
 struct LogDensityCli {

@@ -30,6 +30,11 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
       ->check(CLI::IsMember(scheduleNames()));
   cmd.add_option("--family", f.family, "Gaussian family of q: full or mean-field (default: auto)")
       ->check(CLI::IsMember(familyNames()));
+  cmd.add_option("--locals", f.locals,
+                 "Each partition's q(w | z): structured (mean and sds move with z, correlated locals), "
+                 "structured-diagonal, gaussian (the SFVI paper's: mean moves with z), or independent of z (default: "
+                 "auto)")
+      ->check(CLI::IsMember(localsNames()));
   cmd.add_option("--rounds", f.fit.rounds, "Most communication rounds (0: auto, 30)")->capture_default_str();
   cmd.add_option("--round-budget", f.roundBudget, "A hard cap on communication rounds, used by auto (0: none)")
       ->capture_default_str();

@@ -111,6 +111,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     options.algorithm = parseAlgorithm(fitCli.algorithm);
     if (!fitCli.schedule.empty()) options.schedule = parseSchedule(fitCli.schedule);
     if (!fitCli.family.empty()) options.family = parseFamily(fitCli.family);
+    if (!fitCli.locals.empty()) options.locals = parseLocals(fitCli.locals);
     if (fitCli.roundBudget > 0) options.roundBudget = fitCli.roundBudget;
     options.sampling.metric = parseMetric(fitCli.metric);
     options.sampling.adaptation = parseAdaptation(fitCli.adaptation);

@@ -51,10 +51,25 @@ double ExpectedDerivatives<Family>::valueStandardError() const {
   return samples > 0 ? std::sqrt(valueVariance / static_cast<double>(samples)) : 0.0;
 }
 
+namespace {
+
+// (z - m) for the draws: L eps, or sd .* eps.
+Eigen::MatrixXd centredDraws(const Eigen::MatrixXd& L, const Eigen::MatrixXd& eps) {
+  return L.triangularView<Eigen::Lower>() * eps;
+}
+Eigen::MatrixXd centredDraws(const Eigen::VectorXd& sd, const Eigen::MatrixXd& eps) { return sd.asDiagonal() * eps; }
+// E[Gw eps^T] L^T (full) or E[Gw eps^T] diag(sd): the coupling's gradient, as (z - m) = L eps.
+Eigen::MatrixXd timesRootTransposed(const Eigen::MatrixXd& A, const Eigen::MatrixXd& L) {
+  return A * L.triangularView<Eigen::Lower>().transpose();
+}
+Eigen::MatrixXd timesRootTransposed(const Eigen::MatrixXd& A, const Eigen::VectorXd& sd) { return A * sd.asDiagonal(); }
+
+}  // namespace
+
 template <class Family>
 ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const Eigen::VectorXd& m,
                                                 const typename FamilyTraits<Family>::Root& root,
-                                                const MeanFieldStandard* locals, const EstimationOptions& options,
+                                                const ConditionalGaussian* locals, const EstimationOptions& options,
                                                 std::mt19937_64& rng) {
   const auto d = static_cast<Eigen::Index>(f.globalDim());
   const auto dw = static_cast<Eigen::Index>(f.localDim());
@@ -63,8 +78,18 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
                                 ", the likelihood " + std::to_string(d));
   if (dw > 0 && (!locals || locals->dim() != dw))
     throw std::invalid_argument("estimateDerivatives: the likelihood has " + std::to_string(dw) +
-                                " local latents but q(w) is missing or of another dimension");
-  const Eigen::VectorXd sdw = dw > 0 ? Eigen::VectorXd(locals->var.array().sqrt()) : Eigen::VectorXd();
+                                " local latents but q(w | z) is missing or of another dimension");
+  if (dw > 0) {
+    if (Validity v = check(*locals); !v) throw std::invalid_argument("estimateDerivatives: q(w | z): " + v.reason);
+    if (locals->coupled() && locals->coupling.cols() != d)
+      throw std::invalid_argument("estimateDerivatives: q(w | z)'s coupling has the wrong number of columns");
+  }
+  // q(w | z) anchored at m: w = mbar + C (z - m) + s .* (Lw xi).
+  const ConditionalGaussian qw = dw > 0 ? reanchored(*locals, m) : ConditionalGaussian{};
+  const bool coupled = dw > 0 && qw.coupled();
+  const bool scaled = dw > 0 && qw.scaled();
+  const bool correlated = dw > 0 && qw.correlated();
+  const bool independent = dw > 0 && !coupled && !correlated;
 
   ExpectedDerivatives<Family> out;
   const std::vector<double>* theta = options.theta;
@@ -73,10 +98,11 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
                                 " entries, the likelihood " + std::to_string(f.hyperDim()));
   if (theta && options.miniBatch)
     throw std::invalid_argument("estimateDerivatives: mini-batches carry no gradient over theta");
-  if (options.preferExact && !options.miniBatch && !theta && f.offersExactExpectations()) {
+  if (options.preferExact && !options.miniBatch && !theta && f.offersExactExpectations() && (dw == 0 || independent)) {
     const Eigen::VectorXd emptyW;
+    const Eigen::VectorXd varW = dw > 0 ? Eigen::VectorXd(qw.sd.array().square()) : emptyW;
     std::optional<ExactExpectations> exact =
-        f.exactExpectations(m, covarianceOf(root), dw > 0 ? locals->m : emptyW, dw > 0 ? locals->var : emptyW);
+        f.exactExpectations(m, covarianceOf(root), dw > 0 ? qw.mean : emptyW, varW);
     if (exact) {
       if (exact->gradZ.size() != d || exact->hessZ.rows() != d || exact->hessZ.cols() != d ||
           exact->gradW.size() != dw || exact->hessWDiag.size() != dw)
@@ -86,13 +112,15 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
       out.gradZ = exact->gradZ;
       out.crossZ = crossFromHessian(root, exact->hessZ);
       out.hessZ = FamilyTraits<Family>::curvatureOf(exact->hessZ);
-      out.gradW = exact->gradW;
-      out.hessW = exact->hessWDiag;
-      out.crossW = exact->hessWDiag.cwiseProduct(sdw);
       out.epsMean = Eigen::VectorXd::Zero(d);
       out.epsOuter = FamilyTraits<Family>::curvatureOf(Eigen::MatrixXd::Identity(d, d));
-      out.xiMean = Eigen::VectorXd::Zero(dw);
-      out.xiSquare = Eigen::VectorXd::Ones(dw);
+      if (dw > 0) {
+        out.gradW = exact->gradW;
+        out.hessW = exact->hessWDiag;
+        // E[(gw + xi / s) .* s xi] = s .* diag E[hess_ww f] .* s / s + 1 / s, with E[xi] = 0, E[xi^2] = 1.
+        out.local.mean = exact->gradW;
+        out.local.sd = exact->hessWDiag.cwiseProduct(qw.sd) + qw.sd.cwiseInverse();
+      }
       return out;
     }
   }
@@ -101,22 +129,33 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   if (n == 0) throw std::invalid_argument("estimateDerivatives: zero samples");
   const Eigen::MatrixXd eps = standardNormals(d, static_cast<Eigen::Index>(n), rng);
   const Eigen::MatrixXd xi = standardNormals(dw, static_cast<Eigen::Index>(n), rng);
-  const Eigen::MatrixXd z = reparamDraws(m, root, eps);
-  Eigen::MatrixXd w;
+  const Eigen::MatrixXd centred = centredDraws(root, eps);
+  Eigen::MatrixXd z = centred;
+  z.colwise() += m;
+  // Per draw: sdz = sd(z) = s .* exp(G (z - m)), noise = sdz .* (Lw xi), w = mbar + C (z - m) + noise,
+  // and r = diag(1 / sdz) Lw^-T xi, the gradient of -log q(w | z) over w at the draw.
+  Eigen::MatrixXd w, noise, r, sdz;
   if (dw > 0) {
-    w = sdw.asDiagonal() * xi;
-    w.colwise() += locals->m;
+    sdz = qw.sd.replicate(1, static_cast<Eigen::Index>(n));
+    if (scaled) sdz.array() *= (qw.scaleCoupling * centred).array().exp();
+    noise = correlated ? Eigen::MatrixXd(qw.unitLower.triangularView<Eigen::UnitLower>() * xi) : xi;
+    noise.array() *= sdz.array();
+    w = noise;
+    w.colwise() += qw.mean;
+    if (coupled) w.noalias() += qw.coupling * centred;
+    r = xi;
+    if (correlated) qw.unitLower.triangularView<Eigen::UnitLower>().transpose().solveInPlace(r);
+    r.array() /= sdz.array();
   }
 
   out.samples = n;
   out.gradZ = Eigen::VectorXd::Zero(d);
   out.crossZ = FamilyTraits<Family>::zeroCurvature(d);
-  out.gradW = Eigen::VectorXd::Zero(dw);
   const auto h = static_cast<Eigen::Index>(theta ? theta->size() : 0);
   if (theta) out.gradTheta = Eigen::VectorXd::Zero(h);
   Eigen::VectorXd gt(h);
-  out.crossW = Eigen::VectorXd::Zero(dw);
-  Eigen::VectorXd gz(d), gw(dw);
+  Eigen::MatrixXd gradW(dw, static_cast<Eigen::Index>(n));  // Gw = gw + r per draw
+  Eigen::VectorXd gz(d), gw(dw), total(d), gradM(d);
   double sum = 0.0, sumSq = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto col = static_cast<Eigen::Index>(i);
@@ -133,13 +172,27 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
       throw std::runtime_error(notFiniteMessage(v, gz, gw, gt));
     sum += v;
     sumSq += v * v;
-    out.gradZ += gz;
     if (theta) out.gradTheta += gt;
-    FamilyTraits<Family>::addCross(out.crossZ, gz, eps.col(col));
-    if (dw > 0) {
-      out.gradW += gw;
-      out.crossW += gw.cwiseProduct(xi.col(col));
+    if (coupled) {
+      // d/dm: gz + d(-log q(w | z))/dz = gz - C^T r + G^T (1 - noise .* r);
+      // d/dL: (gz + (C + diag(noise) G)^T (gw + r)) eps^T = (gz + C^T gw + G^T (1 + noise .* gw)) eps^T.
+      gradM = gz;
+      gradM.noalias() -= qw.coupling.transpose() * r.col(col);
+      total = gz;
+      total.noalias() += qw.coupling.transpose() * gw;
+      if (scaled) {
+        const Eigen::VectorXd nr = noise.col(col).cwiseProduct(r.col(col));
+        const Eigen::VectorXd ng = noise.col(col).cwiseProduct(gw);
+        gradM.noalias() += qw.scaleCoupling.transpose() * (Eigen::VectorXd::Ones(dw) - nr);
+        total.noalias() += qw.scaleCoupling.transpose() * (Eigen::VectorXd::Ones(dw) + ng);
+      }
+      out.gradZ += gradM;
+      FamilyTraits<Family>::addCross(out.crossZ, total, eps.col(col));
+    } else {
+      out.gradZ += gz;
+      FamilyTraits<Family>::addCross(out.crossZ, gz, eps.col(col));
     }
+    if (dw > 0) gradW.col(col) = gw + r.col(col);
   }
   const double nd = static_cast<double>(n);
   out.value = sum / nd;
@@ -152,23 +205,33 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     out.epsOuter = eps * eps.transpose() / nd;  // one matrix product, on every optimiser step
   else
     out.epsOuter = eps.array().square().rowwise().mean().matrix();
-  out.xiMean = xi.rowwise().mean();
-  out.xiSquare = xi.array().square().rowwise().mean().matrix();
   out.hessZ = steinHessian(root, centredCross<Family>(out.crossZ, out.gradZ, out.epsMean, n));
   if (dw > 0) {
-    out.gradW /= nd;
-    out.crossW /= nd;
-    out.hessW = out.crossW.cwiseQuotient(sdw);
-  } else {
-    out.hessW = Eigen::VectorXd();
+    out.local.mean = gradW.rowwise().mean();
+    out.local.sd = (gradW.array() * noise.array()).rowwise().mean().matrix().cwiseQuotient(qw.sd);
+    if (coupled) out.local.coupling = timesRootTransposed(gradW * eps.transpose() / nd, root);
+    if (scaled) {
+      const Eigen::MatrixXd gn = (gradW.array() * noise.array()).matrix();
+      out.local.scaleCoupling = timesRootTransposed(gn * eps.transpose() / nd, root);
+    }
+    if (correlated) {
+      out.local.unitLower = (sdz.array() * gradW.array()).matrix() * xi.transpose() / nd;
+      out.local.unitLower.template triangularView<Eigen::Upper>().setZero();
+    }
+    if (independent) {
+      // Without r (the entropy's part): E[gw] and, by Stein, diag E[hess_ww f] = E[gw .* xi] / s.
+      const Eigen::MatrixXd g = gradW - r;
+      out.gradW = g.rowwise().mean();
+      out.hessW = (g.array() * xi.array()).rowwise().mean().matrix().cwiseQuotient(qw.sd);
+    }
   }
   return out;
 }
 
-#define PVI_INSTANTIATE(F)                                                                                       \
-  template struct ExpectedDerivatives<F>;                                                                        \
-  template ExpectedDerivatives<F> estimateDerivatives<F>(const LocalLikelihood&, const Eigen::VectorXd&,         \
-                                                         const FamilyTraits<F>::Root&, const MeanFieldStandard*, \
+#define PVI_INSTANTIATE(F)                                                                                         \
+  template struct ExpectedDerivatives<F>;                                                                          \
+  template ExpectedDerivatives<F> estimateDerivatives<F>(const LocalLikelihood&, const Eigen::VectorXd&,           \
+                                                         const FamilyTraits<F>::Root&, const ConditionalGaussian*, \
                                                          const EstimationOptions&, std::mt19937_64&);
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE

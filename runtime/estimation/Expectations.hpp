@@ -1,22 +1,38 @@
 #pragma once
-// Expectations of a client's term f(z, w) under q(z) q(w): the one place where PVI draws Monte
-// Carlo samples of a model. Every local optimiser and free-energy estimate goes through here.
+// Expectations of a client's term f(z, w) under q(z) q(w | z): the one place where the
+// variational algorithms draw Monte Carlo samples of a model. Every local optimiser, SFVI's silo
+// gradients and free-energy estimate goes through here.
 //
 // q(z) is given by its mean m and reparameterisation root (z = m + L eps with L the lower
-// Cholesky factor of S, or z = m + sd .* eps for the mean-field family); q(w), the client's
-// private locals, is mean-field: w = mw + sdw .* xi. With n draws (eps_i, xi_i), eps first (a
-// D x n block from standardNormals, then the dim(w) x n block of xi, both from `rng`):
+// Cholesky factor of S, or z = m + sd .* eps for the mean-field family); q(w | z), the client's
+// private locals, is a ConditionalGaussian (families/ConditionalGaussian.hpp), re-anchored at m:
+//   w = mbar + C (z - m) + sdz .* (Lw xi),  sdz = s .* exp(G (z - m))  (G = 0 without a scale coupling).
+// With n draws (eps_i, xi_i), eps first (a D x n block from standardNormals, then the dim(w) x n
+// block of xi, both from `rng`), g_i = grad_z f, gw_i = grad_w f at (z_i, w_i), noise_i = w_i - E[w | z_i]
+// and r_i = diag(1 / sdz_i) Lw^-T xi_i = d(-log q(w | z))/dw at the draw:
 //
-//   value   = mean_i f(z_i, w_i)                       -> E[f]
-//   gradZ   = mean_i g_i,  g_i = grad_z f(z_i, w_i)      -> E[grad_z f]
-//   crossZ  = mean_i g_i eps_i^T   (g_i .* eps_i)        -> E[g eps^T] = E[hess f] L  (pathwise
-//             gradient of E[f] with respect to L: its lower triangle)
-//   hessZ   = Stein / Price: sym(L^{-T} crossZ^T)  (crossZ / sd) -> E[hess_zz f]
-//   gradW, crossW = mean_i gw_i .* xi_i, hessW = crossW / sdw  for the locals.
+//   value   = mean_i f(z_i, w_i)                                      -> E[f]
+//   gradZ   = mean_i (g_i - C^T r_i + G^T (1 - noise_i .* r_i))  -> d/dm of E[f] + H(q(w | z)) by
+//             sticking the landing (w does not move with m: w - mbar = C L eps + ...);
+//             E[grad_z f] when uncoupled
+//   crossZ  = mean_i (g_i + C^T gw_i + G^T (1 + noise_i .* gw_i)) eps_i^T  (.* eps_i mean-field)
+//             -> d/dL of the same (its lower triangle; the r terms cancel); E[g eps^T] = E[hess f] L
+//             when uncoupled
+//   hessZ   = Stein / Price: sym(L^{-T} crossZ^T)  (crossZ / sd) -> E[hess_zz f] (uncoupled only)
+//   local   = the sticking-the-landing gradient of E[f] + H(q(w | z)) over q(w | z)'s parameters
+//             (LocalGradient below), Gw_i = gw_i + r_i:
+//               mean: E[Gw],  coupling: E[Gw eps^T] L^T,  sd: E[Gw .* noise] / s,
+//               scaleCoupling: E[(Gw .* noise) eps^T] L^T,
+//               unitLower: strictly lower part of E[(sdz .* Gw) xi^T]
+//   gradW, hessW = E[grad_w f], diag E[hess_ww f] (Stein) when q(w | z) is independent of z and
+//             uncorrelated (the natural-gradient optimisers' inputs).
 //
-// All three expectations over z are unbiased; hessZ uses gradients only (no second derivatives).
-// When the likelihood offers exactExpectations and `preferExact` is set, the closed form is used
-// instead, crossZ = H L is derived from it, and no random numbers are consumed.
+// Sticking the landing (Roeder, Wu and Duvenaud 2017) drops the score term of log q, which has
+// mean zero; where q is exact, every per-draw gradient is zero, so the noise vanishes as the fit
+// converges. All expectations are unbiased; hessZ uses gradients only (no second derivatives).
+// When the likelihood offers exactExpectations and `preferExact` is set (independent q(w) only),
+// the closed form is used instead, crossZ = H L is derived from it, and no random numbers are
+// consumed.
 #include <Eigen/Core>
 #include <cstddef>
 #include <optional>
@@ -24,9 +40,20 @@
 #include <vector>
 
 #include "runtime/estimation/LocalLikelihood.hpp"
+#include "runtime/families/ConditionalGaussian.hpp"
 #include "runtime/families/GaussianCalculus.hpp"
 
 namespace pvi::estimation {
+
+// d/d(parameters) of E[f] + H(q(w | z)) for a q(w | z) anchored at m, shaped like the
+// conditional (coupling and unitLower empty when it has none).
+struct LocalGradient {
+  Eigen::VectorXd mean;
+  Eigen::MatrixXd coupling;
+  Eigen::VectorXd sd;
+  Eigen::MatrixXd scaleCoupling;
+  Eigen::MatrixXd unitLower;  // strictly lower part; the diagonal and upper triangle are zero
+};
 
 template <class Family>
 struct ExpectedDerivatives {
@@ -37,16 +64,13 @@ struct ExpectedDerivatives {
   Eigen::VectorXd gradZ;     // E[grad_z f]
   Curvature<Family> hessZ;   // E[hess_zz f]
   Curvature<Family> crossZ;  // E[grad_z f eps^T]
-  Eigen::VectorXd gradW;     // E[grad_w f]
-  Eigen::VectorXd hessW;     // diag E[hess_ww f]
-  Eigen::VectorXd crossW;    // E[grad_w f .* xi]
-  // Moments of the draws themselves, for sticking-the-landing gradients (the pathwise gradient of
-  // -log q at each draw, whose noise cancels that of grad f where q fits): mean eps and
-  // E[eps eps^T] (mean-field: E[eps .* eps]), mean xi and E[xi .* xi]. Exact: 0 and I.
+  LocalGradient local;       // over q(w | z)'s parameters (empty without locals)
+  Eigen::VectorXd gradW;     // E[grad_w f]         (independent, uncorrelated q(w) only)
+  Eigen::VectorXd hessW;     // diag E[hess_ww f]   (likewise)
+  // Moments of the draws of z themselves, for the sticking-the-landing gradient of -log q(z) and
+  // of the cavity: mean eps and E[eps eps^T] (mean-field: E[eps .* eps]). Exact: 0 and I.
   Eigen::VectorXd epsMean;
   Curvature<Family> epsOuter;
-  Eigen::VectorXd xiMean;
-  Eigen::VectorXd xiSquare;
   Eigen::VectorXd gradTheta;  // E[grad_theta f] (empty unless EstimationOptions::theta is given)
 
   // Standard error of `value` as a Monte Carlo mean (0 when exact).
@@ -68,13 +92,13 @@ struct EstimationOptions {
 template <class Family>
 ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const Eigen::VectorXd& m,
                                                 const typename FamilyTraits<Family>::Root& root,
-                                                const MeanFieldStandard* locals, const EstimationOptions& options,
+                                                const ConditionalGaussian* locals, const EstimationOptions& options,
                                                 std::mt19937_64& rng);
 
 // Convenience: from q's standard parameters.
 template <class Family>
 ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const typename Family::Standard& q,
-                                                const MeanFieldStandard* locals, const EstimationOptions& options,
+                                                const ConditionalGaussian* locals, const EstimationOptions& options,
                                                 std::mt19937_64& rng) {
   return estimateDerivatives<Family>(f, q.m, reparamRoot(q), locals, options, rng);
 }

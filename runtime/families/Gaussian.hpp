@@ -10,6 +10,7 @@
 //   stable parameters and the gradient chain rule  *Stable.hpp
 //   factor / distribution checks *Validity.hpp
 // plus natural-parameter arithmetic for PVI (NaturalArithmetic.hpp).
+#include "runtime/families/ConditionalGaussian.hpp"
 #include "runtime/families/FullGaussianDensity.hpp"
 #include "runtime/families/FullGaussianDivergence.hpp"
 #include "runtime/families/FullGaussianLogPartition.hpp"

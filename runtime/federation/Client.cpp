@@ -12,7 +12,7 @@ namespace pvi::federation {
 template <class Family>
 Client<Family>::Client(std::size_t factorIndex, std::shared_ptr<const estimation::LocalLikelihood> likelihood,
                        std::shared_ptr<const LocalOptimiser<Family>> optimiser, Natural initialFactor,
-                       std::optional<MeanFieldStandard> locals)
+                       std::optional<ConditionalGaussian> locals)
     : factorIndex_(factorIndex),
       likelihood_(std::move(likelihood)),
       optimiser_(std::move(optimiser)),
@@ -23,10 +23,17 @@ Client<Family>::Client(std::size_t factorIndex, std::shared_ptr<const estimation
     throw std::invalid_argument("Client: factor and likelihood dimensions differ");
   if (Validity v = checkFactor(factor_); !v) throw std::invalid_argument("Client: initial factor: " + v.reason);
   const auto dw = static_cast<Eigen::Index>(likelihood_->localDim());
-  if (dw > 0 && !locals_) locals_ = MeanFieldStandard{Eigen::VectorXd::Zero(dw), Eigen::VectorXd::Ones(dw)};
+  if (dw > 0 && !locals_)
+    locals_ = ConditionalGaussian::independent(Eigen::VectorXd::Zero(dw), Eigen::VectorXd::Ones(dw));
   if (dw == 0) locals_.reset();
-  if (locals_ && (locals_->dim() != dw || !checkDistribution(*locals_)))
-    throw std::invalid_argument("Client: q(w) has the wrong dimension or is not a valid distribution");
+  if (locals_ && locals_->dim() != dw)
+    throw std::invalid_argument("Client: q(w | z) has " + std::to_string(locals_->dim()) + " locals, the likelihood " +
+                                std::to_string(dw));
+  if (locals_) {
+    if (Validity v = check(*locals_); !v) throw std::invalid_argument("Client: q(w | z): " + v.reason);
+    if (locals_->coupled() && locals_->coupling.cols() != static_cast<Eigen::Index>(likelihood_->globalDim()))
+      throw std::invalid_argument("Client: q(w | z)'s coupling has the wrong number of columns");
+  }
 }
 
 template <class Family>
@@ -89,7 +96,7 @@ ClientUpdate<Family> Client<Family>::computeUpdate(const Natural& posterior, dou
 template <class Family>
 void Client<Family>::commit(const ClientUpdate<Family>& update, double scale) {
   if (update.factorIndex != factorIndex_) throw std::invalid_argument("Client::commit: update of another client");
-  std::optional<MeanFieldStandard> proposal = std::move(pendingLocals_);
+  std::optional<ConditionalGaussian> proposal = std::move(pendingLocals_);
   pendingLocals_.reset();
   if (!update.ok || scale == 0.0) return;
   factor_ += scale * update.delta;
@@ -115,11 +122,12 @@ template <class Family>
 estimation::Estimate Client<Family>::expectedLogLikelihood(const Natural& posterior, std::size_t samples,
                                                            std::uint64_t seed) const {
   std::mt19937_64 rng(seed);
-  const estimation::ExpectedDerivatives<Family> e =
-      estimation::estimateDerivatives<Family>(*likelihood_, toStandard(posterior), locals_ ? &*locals_ : nullptr,
-                                              estimation::EstimationOptions{samples, true, nullptr}, rng);
+  const auto q = toStandard(posterior);
+  const estimation::ExpectedDerivatives<Family> e = estimation::estimateDerivatives<Family>(
+      *likelihood_, q, locals_ ? &*locals_ : nullptr, estimation::EstimationOptions{samples, true, nullptr}, rng);
   estimation::Estimate out{e.value, e.valueStandardError()};
-  if (locals_) out.value += entropy(*locals_);
+  // E_q(z)[H(q(w | z))]: the entropy at z = q's mean (ConditionalGaussian.hpp).
+  if (locals_) out.value += conditionalEntropy(reanchored(*locals_, q.m));
   return out;
 }
 

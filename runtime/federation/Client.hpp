@@ -42,15 +42,15 @@ class Client final : public Participant<Family> {
   using Natural = typename Family::Natural;
 
   // `initialFactor` is flat for data clients; for a refined prior it is the starting factor 0.
-  // `locals` is the starting q(w_k) (required when likelihood->localDim() > 0; by default
-  // N(0, I) is used).
+  // `locals` is the starting q(w_k | z) when likelihood->localDim() > 0; by default N(0, I),
+  // independent of z. Its shape (coupled to z, correlated) is what the client optimises.
   Client(std::size_t factorIndex, std::shared_ptr<const estimation::LocalLikelihood> likelihood,
          std::shared_ptr<const LocalOptimiser<Family>> optimiser, Natural initialFactor,
-         std::optional<MeanFieldStandard> locals = std::nullopt);
+         std::optional<ConditionalGaussian> locals = std::nullopt);
 
   std::size_t factorIndex() const override { return factorIndex_; }
   Natural factor() const override { return factor_; }
-  const std::optional<MeanFieldStandard>& locals() const { return locals_; }
+  const std::optional<ConditionalGaussian>& locals() const { return locals_; }
   const estimation::LocalLikelihood& likelihood() const { return *likelihood_; }
   std::size_t updatesCommitted() const { return committed_; }
 
@@ -76,10 +76,10 @@ class Client final : public Participant<Family> {
   std::shared_ptr<const estimation::LocalLikelihood> likelihood_;
   std::shared_ptr<const LocalOptimiser<Family>> optimiser_;
   Natural factor_;
-  std::optional<MeanFieldStandard> locals_;
+  std::optional<ConditionalGaussian> locals_;
   CavityMode cavityMode_ = CavityMode::Deletion;
   std::optional<Natural> fixedCavity_;
-  std::optional<MeanFieldStandard> pendingLocals_;  // from the last computeUpdate
+  std::optional<ConditionalGaussian> pendingLocals_;  // from the last computeUpdate
   std::size_t committed_ = 0;
 };
 

@@ -180,8 +180,13 @@ Federation<Family> makeFederation(const FactorModel& model, std::shared_ptr<cons
 
   std::vector<std::unique_ptr<Client<Family>>> clients;
   for (std::size_t j = 0; j < m; ++j) {
-    std::optional<MeanFieldStandard> locals;
-    if (!options.initialLocals.empty()) locals = options.initialLocals[j];
+    std::optional<ConditionalGaussian> locals;
+    if (const auto dw = static_cast<Eigen::Index>(model.localDim(j)); dw > 0) {
+      locals = options.initialLocals.empty()
+                   ? ConditionalGaussian::independent(Eigen::VectorXd::Zero(dw), Eigen::VectorXd::Ones(dw))
+                   : options.initialLocals[j];
+      locals = withShape(*locals, options.localShape, d);
+    }
     clients.push_back(std::make_unique<Client<Family>>(
         j + 1, std::make_shared<estimation::PartitionLikelihood>(model, j, options.theta, options.exact), optimiser,
         Natural::flat(d), locals));

@@ -79,7 +79,10 @@ struct FederationOptions {
   bool refinePrior = false;        // refine factor 0 even when the prior is exactly Gaussian
   double initialPriorScale = 1.0;  // the refined prior's starting N(0, scale^2 I)
   std::shared_ptr<const LocalOptimiser<Family>> priorOptimiser;  // default: the clients' optimiser
-  std::vector<MeanFieldStandard> initialLocals;                  // per partition, optional
+  std::vector<ConditionalGaussian> initialLocals;                // per partition, optional
+  // The shape of every partition's q(w_j | z) (coupled to z, correlated locals); the default is
+  // plain PVI's independent q(w_j). Applied to initialLocals too.
+  ConditionalShape localShape{false, false, false};
 };
 
 // `model` (and options.exact) must outlive the federation.

@@ -3,8 +3,9 @@
 //
 //   F_k(q') = E_q'[f_k] - KL(q' || cavity),   cavity = q / t_k,  eta_cav = eta_q - eta_k,
 //
-// over the family (and, with local latents, over the client's private q(w_k) too:
-// F_k = E_{q'(z) q(w)}[f_k(z, w)] + H(q(w)) - KL(q' || cavity)). The cavity may be improper (its
+// over the family (and, with local latents, over the client's private q(w_k | z) too:
+// F_k = E_{q'(z) q(w | z)}[f_k(z, w)] + H(q(w | z)) - KL(q' || cavity), the entropy of the
+// conditional being the same for every z). The cavity may be improper (its
 // precision need not be positive definite), so KL(q' || cavity) is used only up to the cavity's
 // log-normaliser: -KL = <eta_cav, mu_q'> + H(q') + const, which has the same gradients.
 //
@@ -28,11 +29,11 @@ template <class Family>
 struct LocalProblem {
   using Natural = typename Family::Natural;
   const estimation::LocalLikelihood* likelihood = nullptr;
-  Natural posterior;                        // eta_q as received (a valid distribution)
-  Natural factor;                           // eta_k, this client's current factor
-  Natural cavity;                           // eta_q - eta_k (may be improper)
-  std::optional<MeanFieldStandard> locals;  // q(w_k) at the start; empty without locals
-  std::uint64_t seed = 0;                   // seeds every random draw of this update
+  Natural posterior;                          // eta_q as received (a valid distribution)
+  Natural factor;                             // eta_k, this client's current factor
+  Natural cavity;                             // eta_q - eta_k (may be improper)
+  std::optional<ConditionalGaussian> locals;  // q(w_k | z) at the start; empty without locals
+  std::uint64_t seed = 0;                     // seeds every random draw of this update
 };
 
 template <class Family>
@@ -41,7 +42,7 @@ struct LocalSolution {
   bool ok = false;
   std::string reason;                                           // why not ok
   Natural change;                                               // eta_q' - eta_q  (= eta_k' - eta_k); valid when ok
-  std::optional<MeanFieldStandard> locals;                      // the optimised q(w_k)
+  std::optional<ConditionalGaussian> locals;                    // the optimised q(w_k | z)
   double objective = std::numeric_limits<double>::quiet_NaN();  // F_k estimate (+ const) at the end
   double initialExpectedLogLik = std::numeric_limits<double>::quiet_NaN();  // E_q[f_k] at the received q
   std::size_t steps = 0;                                                    // inner iterations taken
@@ -59,10 +60,10 @@ class LocalOptimiser {
   virtual std::string name() const = 0;
 };
 
-// F_k at q' up to the cavity's log-normaliser: E[f] + <eta_cav, mu_q'> + H(q') (+ H(q(w))).
+// F_k at q' up to the cavity's log-normaliser: E[f] + <eta_cav, mu_q'> + H(q') (+ H(q(w | z))).
 double localObjective(const FullNatural& cavity, const FullStandard& q, double expectedF,
-                      const std::optional<MeanFieldStandard>& locals);
+                      const std::optional<ConditionalGaussian>& locals);
 double localObjective(const MeanFieldNatural& cavity, const MeanFieldStandard& q, double expectedF,
-                      const std::optional<MeanFieldStandard>& locals);
+                      const std::optional<ConditionalGaussian>& locals);
 
 }  // namespace pvi::federation

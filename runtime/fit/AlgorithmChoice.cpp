@@ -14,6 +14,10 @@ constexpr std::size_t kFullCovarianceMaxDim = 200;
 // "A small global dimension" in the design's rule: EP-mu would be preferred below it.
 constexpr std::size_t kSmallGlobalDim = 20;
 constexpr std::size_t kDefaultRounds = 30;
+// Up to this many locals per partition, q(w_j | z) gets a unit-lower-triangular L_j (dw(dw - 1)/2
+// parameters, O(dw^2) work per draw); beyond it L_j = I. Locals of different groups inside one
+// partition (children in a city) are conditionally independent in the posterior anyway.
+constexpr std::size_t kCorrelatedLocalsMaxDim = 64;
 
 std::string notImplemented(Algorithm a) {
   return "algorithm '" + algorithmName(a) +
@@ -134,6 +138,9 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
   c.damping = o.damping != 0.0                         ? o.damping
               : c.schedule == ScheduleKind::Sequential ? 1.0
                                                        : std::min(1.0, 2.0 / static_cast<double>(participants));
+  c.locals = o.locals                                       ? *o.locals
+             : shape.maxLocalDim <= kCorrelatedLocalsMaxDim ? LocalsKind::Structured
+                                                            : LocalsKind::StructuredDiagonal;
   c.rounds = o.rounds != 0 ? o.rounds : kDefaultRounds;
   if (o.roundBudget) c.rounds = std::min(c.rounds, *o.roundBudget);
 
@@ -150,8 +157,9 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
         << (o.roundBudget ? "sfvi-avg" : "sfvi") << " would be preferred, but it is not implemented yet";
   }
   why << " (" << scheduleName(c.schedule) << " schedule, " << familyName(c.family) << " Gaussian over "
-      << shape.globalDim << " dimensions, " << partitionsText(shape) << ", up to " << c.rounds << " rounds, damping "
-      << c.damping << ")";
+      << shape.globalDim << " dimensions, ";
+  if (shape.localDim > 0) why << localsName(c.locals) << " q(w | z), ";
+  why << partitionsText(shape) << ", up to " << c.rounds << " rounds, damping " << c.damping << ")";
   c.reason = why.str();
   return c;
 }

@@ -17,13 +17,15 @@ struct ModelShape {
   std::size_t globalDim = 0;
   std::size_t hyperDim = 0;
   std::size_t partitions = 0;
-  std::size_t localDim = 0;  // summed over partitions
+  std::size_t localDim = 0;     // summed over partitions
+  std::size_t maxLocalDim = 0;  // of the partition with the most
 };
 
 struct AlgorithmChoice {
   Algorithm algorithm = Algorithm::Pvi;
   ScheduleKind schedule = ScheduleKind::Synchronous;
   FamilyKind family = FamilyKind::Full;
+  LocalsKind locals = LocalsKind::Structured;  // of q(w_j | z), for models with local latents
   std::size_t rounds = 0;
   double damping = 1.0;
   std::string reason;  // one line, printed by the front ends

@@ -51,6 +51,7 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   auto optimiser = std::make_shared<algorithms::AdamOptimiser<Family>>(adam);
 
   federation::FederationOptions<Family> fo;
+  fo.localShape = localShapeOf(choice.locals);
   fo.theta = o.theta.empty() ? std::vector<double>(model.hyperDim(), 0.0) : o.theta;
   if (fo.theta.size() != model.hyperDim())
     throw FitConfigurationError("the model has " + std::to_string(model.hyperDim()) + " hyperparameters, but " +
@@ -146,10 +147,7 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   FamilyTraits<Family>::exportMoments(q, posterior.covariance, posterior.variances);
   for (std::size_t k = 1; k <= federation.numClients(); ++k) {
     LocalPosterior lp;
-    if (const auto& w = federation.client(k).locals()) {
-      lp.mean = w->m;
-      lp.sd = w->var.cwiseSqrt();
-    }
+    if (const auto& w = federation.client(k).locals()) lp = localPosterior(*w, posterior);
     posterior.locals.push_back(std::move(lp));
   }
   result.posterior = std::move(posterior);
@@ -172,7 +170,10 @@ ModelShape shapeOf(const FactorModel& model) {
   s.globalDim = model.globalDim();
   s.hyperDim = model.hyperDim();
   s.partitions = model.numPartitions();
-  for (std::size_t j = 0; j < s.partitions; ++j) s.localDim += model.localDim(j);
+  for (std::size_t j = 0; j < s.partitions; ++j) {
+    s.localDim += model.localDim(j);
+    s.maxLocalDim = std::max(s.maxLocalDim, model.localDim(j));
+  }
   return s;
 }
 

@@ -43,6 +43,22 @@ const std::vector<std::string>& familyNames() {
 std::string familyName(FamilyKind f) { return familyNames().at(static_cast<std::size_t>(f)); }
 FamilyKind parseFamily(const std::string& name) { return parseName<FamilyKind>(familyNames(), name, "family"); }
 
+const std::vector<std::string>& localsNames() {
+  static const std::vector<std::string> names = {"structured", "structured-diagonal", "gaussian", "independent"};
+  return names;
+}
+std::string localsName(LocalsKind l) { return localsNames().at(static_cast<std::size_t>(l)); }
+LocalsKind parseLocals(const std::string& name) { return parseName<LocalsKind>(localsNames(), name, "locals"); }
+ConditionalShape localShapeOf(LocalsKind l) {
+  switch (l) {
+    case LocalsKind::Structured: return {true, true, true};
+    case LocalsKind::StructuredDiagonal: return {true, true, false};
+    case LocalsKind::Gaussian: return {true, false, true};
+    case LocalsKind::Independent: break;
+  }
+  return {false, false, false};
+}
+
 const std::vector<std::string>& metricNames() {
   static const std::vector<std::string> names = {"diag", "dense"};
   return names;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/families/ConditionalGaussian.hpp"
 #include "runtime/samplers/nuts/Metric.hpp"
 #include "runtime/samplers/nuts/MetricAdaptation.hpp"
 
@@ -31,6 +32,17 @@ const std::vector<std::string>& scheduleNames();
 std::string familyName(FamilyKind f);
 FamilyKind parseFamily(const std::string& name);
 const std::vector<std::string>& familyNames();
+
+// The shape of each partition's q(w_j | z) (runtime/families/ConditionalGaussian.hpp):
+//   "structured"           w_j's mean moves with z (C_j), its log sds too (G_j), L_j unit-lower-triangular;
+//   "structured-diagonal"  C_j and G_j, L_j = I;
+//   "gaussian"             the SFVI paper's family: C_j and L_j, sds independent of z (joint Gaussian);
+//   "independent"          q(w_j) ignores z: the mean-field locals of plain PVI.
+enum class LocalsKind { Structured, StructuredDiagonal, Gaussian, Independent };
+ConditionalShape localShapeOf(LocalsKind l);
+std::string localsName(LocalsKind l);
+LocalsKind parseLocals(const std::string& name);
+const std::vector<std::string>& localsNames();
 
 // NUTS's metric ("diag", "dense": Stan's diag_e and dense_e) and its warm-up estimate ("fisher",
 // "windowed"; runtime/samplers/nuts/MetricAdaptation.hpp).
@@ -59,6 +71,7 @@ struct FitOptions {
   Algorithm algorithm = Algorithm::Auto;
   std::optional<ScheduleKind> schedule;    // empty: auto
   std::optional<FamilyKind> family;        // empty: auto
+  std::optional<LocalsKind> locals;        // empty: auto (AlgorithmChoice.hpp)
   std::size_t rounds = 0;                  // the most communication rounds; 0: auto
   std::optional<std::size_t> roundBudget;  // a hard cap the user gives (auto takes it into account)
   double damping = 0.0;                    // rho in (0, 1]; 0: auto

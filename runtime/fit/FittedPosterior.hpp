@@ -10,21 +10,24 @@
 #include <variant>
 #include <vector>
 
+#include "runtime/families/ConditionalGaussian.hpp"
 #include "runtime/samplers/nuts/Sampler.hpp"
 
 namespace pvi {
 
-// One partition's private approximation q(w_j) = N(mean, diag(sd^2)) over its unconstrained
-// locals (empty for a partition without locals). In a federated deployment it stays with its
-// partition.
+// One partition's private approximation q(w_j | z) over its unconstrained locals
+// (families/ConditionalGaussian.hpp; empty for a partition without locals), and the marginal
+// moments of w_j it implies under q(z). Draws of w_j are drawn given the same z draw as the
+// globals (PosteriorDraws.hpp). In a federated deployment it stays with its partition.
 struct LocalPosterior {
-  Eigen::VectorXd mean;
-  Eigen::VectorXd sd;
+  ConditionalGaussian conditional;
+  Eigen::VectorXd mean;  // E[w_j]
+  Eigen::VectorXd sd;    // sd of w_j (marginal over q(z))
 };
 
 // q(z) over the unconstrained globals: N(mean, covariance) for the full family, or
 // N(mean, diag(variances)) for the mean-field family (then `covariance` is empty, so that a
-// large mean-field fit holds no D x D matrix); and q(w_j) per partition.
+// large mean-field fit holds no D x D matrix); and q(w_j | z) per partition.
 struct GaussianPosterior {
   Eigen::VectorXd mean;
   Eigen::MatrixXd covariance;  // D x D, or empty when diagonal
@@ -36,6 +39,13 @@ struct GaussianPosterior {
   // The covariance as a D x D matrix in either case (allocates D x D for a diagonal one).
   Eigen::MatrixXd denseCovariance() const { return diagonal() ? Eigen::MatrixXd(variances.asDiagonal()) : covariance; }
 };
+
+// A partition's q(w_j | z) with its marginal moments under q(z) = g.
+inline LocalPosterior localPosterior(const ConditionalGaussian& qw, const GaussianPosterior& g) {
+  const LocalMoments mo =
+      g.diagonal() ? marginalMomentsDiagonal(qw, g.mean, g.variances) : marginalMoments(qw, g.mean, g.covariance);
+  return {qw, mo.mean, mo.covariance.diagonal().cwiseSqrt()};
+}
 
 // Draws of x = (z, w_1, ..., w_J, theta) in unconstrained space (JointDensity's layout), one row
 // per draw (chain 1's draws, then chain 2's, ...), and the chain each row came from.

@@ -122,11 +122,11 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     else
       drawFrom(FullStandard{g.mean, g.covariance});
     for (std::size_t j = 0; j < M; ++j) {
-      const LocalPosterior& lp = g.locals.at(j);
-      if (lp.mean.size() == 0) continue;
-      const MeanFieldStandard qw{lp.mean, lp.sd.array().square()};
-      W[j] = reparamDraws(qw.m, lp.sd, standardNormals(qw.dim(), n, rng));
-      logG += logDensityColumns(qw, W[j]);
+      const ConditionalGaussian& qw = g.locals.at(j).conditional;
+      if (qw.dim() == 0) continue;
+      // w_j given the same z as the globals: joint draws, and log q(z) + log q(w_j | z).
+      W[j] = conditionalDraws(qw, Z, standardNormals(qw.dim(), n, rng));
+      logG += conditionalLogDensity(qw, Z, W[j]);
     }
   } else {
     const SampledPosterior& s = fit.posterior.sampled();

@@ -2,11 +2,11 @@
 // Draws from a fitted approximation, mapped to constrained space by the model's generated code,
 // with the generated quantities: the rows of a Stan CSV file.
 //
-// Draw i takes z_i ~ q(z) and, for every partition j, w_ij ~ q(w_j), from one random stream
-// (seed), so the global table and each partition's table describe the same joint draws.
+// Draw i takes z_i ~ q(z) and, for every partition j, w_ij ~ q(w_j | z_i), from one random
+// stream (seed), so the global table and each partition's table describe the same joint draws.
 //   lp__    0 (as CmdStan writes for variational output)
 //   log_p__ log p(z, w, y) in unconstrained space (the model's log density incl. Jacobians)
-//   log_g__ log q(z) + sum_j log q(w_j), the approximation's log density at the draw
+//   log_g__ log q(z) + sum_j log q(w_j | z), the approximation's log density at the draw
 // Partition tables hold only that partition's constrained locals and generated quantities: each
 // is meant for that partition's own output.
 #include <Eigen/Core>

@@ -119,7 +119,8 @@ TEST(EstimationOverTheta, ExpectedThetaGradientIsTheDerivativeOfTheExpectedTerm)
   EXPECT_EQ(f.hyperDim(), 1u);
   const FullStandard q{(Eigen::VectorXd(2) << 0.2, -0.1).finished(),
                        (Eigen::MatrixXd(2, 2) << 0.5, 0.1, 0.1, 0.3).finished()};
-  const MeanFieldStandard qw{Eigen::VectorXd::Constant(1, 0.4), Eigen::VectorXd::Constant(1, 0.2)};
+  const ConditionalGaussian qw =
+      ConditionalGaussian::independent(Eigen::VectorXd::Constant(1, 0.4), Eigen::VectorXd::Constant(1, std::sqrt(0.2)));
   auto at = [&](double t) {
     const std::vector<double> theta = {t};
     estimation::EstimationOptions o{64, false, nullptr, &theta};

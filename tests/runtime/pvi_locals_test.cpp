@@ -67,9 +67,9 @@ TEST_P(LocalLatents, ExactPathReachesStructuredOptimum) {
   const PosteriorError err = posteriorError(federation.server().posterior(), truth.zMean, truth.zCov);
   double wErr = 0.0;
   for (std::size_t k = 1; k <= model.numPartitions(); ++k) {
-    const MeanFieldStandard& qw = *federation.client(k).locals();
-    wErr = std::max({wErr, (qw.m - truth.wMean[k - 1]).norm() / truth.wMean[k - 1].norm(),
-                     (qw.var - truth.wVar[k - 1]).norm() / truth.wVar[k - 1].norm()});
+    const ConditionalGaussian& qw = *federation.client(k).locals();
+    wErr = std::max({wErr, (qw.mean - truth.wMean[k - 1]).norm() / truth.wMean[k - 1].norm(),
+                     (qw.sd.array().square().matrix() - truth.wVar[k - 1]).norm() / truth.wVar[k - 1].norm()});
   }
   std::cout << "[measured] locals exact " << scheduleName(GetParam()) << ": z mean " << err.mean << " z cov " << err.cov
             << " w " << wErr << "\n";
@@ -86,16 +86,16 @@ TEST(LocalLatents, UpdatesCarryNoLocals) {
   RandomEffectsModel model(3, 10, 809);
   auto federation = makeFederation<FullGaussian>(model, std::make_shared<AdamOptimiser<FullGaussian>>(AdamOptions{}));
   Client<FullGaussian>& client = federation.client(1);
-  const MeanFieldStandard before = *client.locals();
+  const ConditionalGaussian before = *client.locals();
   const ClientUpdate<FullGaussian> u = client.computeUpdate(federation.server().posterior(), 1.0, 1);
   ASSERT_TRUE(u.ok) << u.reason;
   EXPECT_FALSE(u.solution.locals.has_value());
-  EXPECT_EQ(client.locals()->m, before.m);  // not adopted before commit
-  client.commit(u, 0.0);                    // rejected: proposal dropped
-  EXPECT_EQ(client.locals()->m, before.m);
+  EXPECT_EQ(client.locals()->mean, before.mean);  // not adopted before commit
+  client.commit(u, 0.0);                          // rejected: proposal dropped
+  EXPECT_EQ(client.locals()->mean, before.mean);
   const ClientUpdate<FullGaussian> v = client.computeUpdate(federation.server().posterior(), 1.0, 2);
   client.commit(v, 1.0);
-  EXPECT_NE(client.locals()->m, before.m);
+  EXPECT_NE(client.locals()->mean, before.mean);
 }
 
 TEST(LocalLatents, AdamIsUnbiasedForStructuredOptimum) {
@@ -118,10 +118,10 @@ TEST(LocalLatents, AdamIsUnbiasedForStructuredOptimum) {
     e << q.m - truth.zMean, q.S(0, 0) - truth.zCov(0, 0), q.S(1, 0) - truth.zCov(1, 0), q.S(1, 1) - truth.zCov(1, 1),
         Eigen::VectorXd::Zero(nq - 5);
     for (std::size_t k = 1; k <= model.numPartitions(); ++k) {
-      const MeanFieldStandard& qw = *federation.client(k).locals();
+      const ConditionalGaussian& qw = *federation.client(k).locals();
       const auto at = static_cast<Eigen::Index>(5 + 4 * (k - 1));
-      e.segment(at, 2) = qw.m - truth.wMean[k - 1];
-      e.segment(at + 2, 2) = qw.var - truth.wVar[k - 1];
+      e.segment(at, 2) = qw.mean - truth.wMean[k - 1];
+      e.segment(at + 2, 2) = qw.sd.array().square().matrix() - truth.wVar[k - 1];
     }
     errs.row(r) = e.transpose();
   }

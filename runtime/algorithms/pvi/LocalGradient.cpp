@@ -18,7 +18,7 @@ FullStable whiteGradientOf(const FullOrigin& o, const FullStable& white, const F
 namespace {
 
 // The mean-field case on plain arrays: G_i = g_i + linear_i + 2 eta2_i sd_i eps_i + eps_i / sd_i,
-// with linear = eta1 + 2 eta2 .* m (zero, with eta2, where there is no cavity).
+// with linear = eta1 + 2 eta2 .* m.
 MeanFieldStable meanFieldWhiteGradient(const MeanFieldOrigin& o, const MeanFieldStable& white, const Eigen::ArrayXd& sd,
                                        const Eigen::ArrayXd& grad, const Eigen::ArrayXd& cross,
                                        const Eigen::ArrayXd& epsMean, const Eigen::ArrayXd& epsSquare,
@@ -37,19 +37,5 @@ MeanFieldStable whiteGradientOf(const MeanFieldOrigin& o, const MeanFieldStable&
   return meanFieldWhiteGradient(o, white, sd.array(), e.gradZ.array(), e.crossZ.array(), e.epsMean.array(),
                                 e.epsOuter.array(), cavity.eta1.array() + twoEta2 * at.m.array(), twoEta2);
 }
-
-template <class Family>
-MeanFieldStable whiteLocalGradient(const MeanFieldOrigin& o, const MeanFieldStable& white, const Eigen::VectorXd& sd,
-                                   const estimation::ExpectedDerivatives<Family>& e) {
-  const Eigen::ArrayXd zero = Eigen::ArrayXd::Zero(sd.size());
-  return meanFieldWhiteGradient(o, white, sd.array(), e.gradW.array(), e.crossW.array(), e.xiMean.array(),
-                                e.xiSquare.array(), zero, zero);
-}
-
-#define PVI_INSTANTIATE(F)                                                                       \
-  template MeanFieldStable whiteLocalGradient<F>(const MeanFieldOrigin&, const MeanFieldStable&, \
-                                                 const Eigen::VectorXd&, const estimation::ExpectedDerivatives<F>&);
-PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
-#undef PVI_INSTANTIATE
 
 }  // namespace pvi::algorithms

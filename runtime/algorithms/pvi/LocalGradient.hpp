@@ -22,10 +22,7 @@ MeanFieldStable whiteGradientOf(const MeanFieldOrigin& o, const MeanFieldStable&
                                 const Eigen::VectorXd& sd, const estimation::ExpectedDerivatives<MeanFieldGaussian>& e,
                                 const MeanFieldNatural& cavity);
 
-// The same for a client's private q(w) = N(mw, diag sdw^2) in its white coordinates: no cavity
-// (its prior is inside f), G_w = grad_w f + xi / sdw; sd is q(w)'s current sdw.
-template <class Family>
-MeanFieldStable whiteLocalGradient(const MeanFieldOrigin& o, const MeanFieldStable& white, const Eigen::VectorXd& sd,
-                                   const estimation::ExpectedDerivatives<Family>& e);
+// A client's private q(w | z) gets its gradient from estimateDerivatives (ExpectedDerivatives::local)
+// and its white coordinates from ConditionalCoordinates.hpp.
 
 }  // namespace pvi::algorithms

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "runtime/algorithms/pvi/ConditionalCoordinates.hpp"
 #include "runtime/algorithms/pvi/LocalGradient.hpp"
 #include "runtime/algorithms/pvi/WhitenedCoordinates.hpp"
 #include "runtime/estimation/Expectations.hpp"
@@ -67,17 +68,17 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
     const auto origin = whiteningOrigin(st);
     Stable white = whiteOrigin(origin);
     const auto nz = static_cast<Eigen::Index>(stableSize(st));
-    const Eigen::Index dw = p.locals ? p.locals->dim() : 0;
-    // The variational parameters: q(z)'s white coordinates, then q(w)'s (mean-field, relative to
-    // the q(w) the update starts from).
-    Eigen::VectorXd params = Eigen::VectorXd::Zero(nz + 2 * dw);
-    std::optional<MeanFieldStandard> locals = p.locals;
-    MeanFieldOrigin localOrigin;
-    MeanFieldStable localWhite;
-    if (dw > 0) {
-      localOrigin = whiteningOrigin(toStable(*locals));
-      localWhite = whiteOrigin(localOrigin);
+    // q(w | z) is anchored at q(z)'s current mean throughout (the paper's parameterisation), and
+    // its white coordinates are relative to the conditional the update starts from.
+    std::optional<ConditionalGaussian> locals;
+    ConditionalOrigin localOrigin;
+    if (p.locals) {
+      locals = reanchored(*p.locals, st.m);
+      localOrigin = conditionalOrigin(*locals, rootOf(st));
     }
+    const Eigen::Index nl = locals ? localOrigin.size : 0;
+    // The variational parameters: q(z)'s white coordinates, then q(w | z)'s.
+    Eigen::VectorXd params = Eigen::VectorXd::Zero(nz + nl);
     optim::AdamState adam(params.size());
     const optim::AdamSettings settings{options_.beta1, options_.beta2, options_.epsilon};
     Eigen::VectorXd grad(params.size());
@@ -94,10 +95,7 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
     const auto unpack = [&] {
       unflattenStable(params.head(nz), white);
       st = fromWhite(origin, white);
-      if (dw > 0) {
-        unflattenStable(params.tail(2 * dw), localWhite);
-        locals = toStandard(fromWhite(localOrigin, localWhite));
-      }
+      if (nl > 0) locals = fromWhite(localOrigin, params.tail(nl), st.m);
     };
     for (std::size_t t = 1; t <= options_.steps; ++t) {
       unpack();
@@ -114,9 +112,7 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
       sol.steps = t;
 
       flattenStable(whiteGradientOf(origin, white, st, root, e, p.cavity), grad.head(nz));
-      if (dw > 0) {
-        flattenStable(whiteLocalGradient(localOrigin, localWhite, locals->var.cwiseSqrt(), e), grad.tail(2 * dw));
-      }
+      if (nl > 0) whiteGradient(localOrigin, *locals, e.local, grad.tail(nl));
       if (!grad.allFinite()) throw std::runtime_error("non-finite gradient of the local free energy");
 
       optim::adamAscend(

@@ -25,13 +25,16 @@ federation::LocalSolution<Family> GradientStepOptimiser<Family>::optimise(
     const estimation::EstimationOptions est{options_.samples, options_.useExactExpectations, nullptr};
     Natural change = p.factor - p.factor;  // eta_q' - eta_q
     Natural q = p.posterior;
-    std::optional<MeanFieldStandard> locals = p.locals;
+    std::optional<MeanFieldStandard> locals;
+    if (p.locals) locals = independentLocals(*p.locals, "the gradient-step optimiser");
+    std::optional<ConditionalGaussian> conditional;
     for (std::size_t step = 0; step < options_.steps; ++step) {
       const typename Family::Standard qs = toStandard(q);
+      if (locals) conditional = independentConditional(*locals);
       const estimation::ExpectedDerivatives<Family> e =
-          estimation::estimateDerivatives<Family>(*p.likelihood, qs, locals ? &*locals : nullptr, est, rng);
+          estimation::estimateDerivatives<Family>(*p.likelihood, qs, conditional ? &*conditional : nullptr, est, rng);
       if (step == 0) sol.initialExpectedLogLik = e.value;
-      sol.objective = federation::localObjective(p.cavity, qs, e.value, locals);
+      sol.objective = federation::localObjective(p.cavity, qs, e.value, conditional);
       sol.steps = step + 1;
 
       // Natural gradient of F_k at q', then the Euclidean gradient C * (natural gradient). At the
@@ -77,7 +80,7 @@ federation::LocalSolution<Family> GradientStepOptimiser<Family>::optimise(
       }
     }
     sol.change = change;
-    sol.locals = locals;
+    if (locals) sol.locals = independentConditional(*locals);
     sol.ok = true;
   } catch (const std::exception& e) {
     sol.ok = false;

@@ -28,13 +28,16 @@ federation::LocalSolution<Family> NaturalGradientOptimiser<Family>::optimise(
     // change = eta_k' - eta_k, accumulated directly so that small steps keep their precision.
     Natural change = p.factor - p.factor;
     Natural q = p.posterior;
-    std::optional<MeanFieldStandard> locals = p.locals;
+    std::optional<MeanFieldStandard> locals;
+    if (p.locals) locals = independentLocals(*p.locals, "the natural-gradient optimiser");
+    std::optional<ConditionalGaussian> conditional;
     for (std::size_t step = 0; step < options_.maxSteps; ++step) {
       const typename Family::Standard qs = toStandard(q);
+      if (locals) conditional = independentConditional(*locals);
       const estimation::ExpectedDerivatives<Family> e =
-          estimation::estimateDerivatives<Family>(*p.likelihood, qs, locals ? &*locals : nullptr, est, rng);
+          estimation::estimateDerivatives<Family>(*p.likelihood, qs, conditional ? &*conditional : nullptr, est, rng);
       if (step == 0) sol.initialExpectedLogLik = e.value;
-      sol.objective = federation::localObjective(p.cavity, qs, e.value, locals);
+      sol.objective = federation::localObjective(p.cavity, qs, e.value, conditional);
       sol.steps = step + 1;
 
       // z: eta_k <- eta_k + s (target - eta_k), with eta_k = factor + change.
@@ -90,7 +93,7 @@ federation::LocalSolution<Family> NaturalGradientOptimiser<Family>::optimise(
       }
     }
     sol.change = change;
-    sol.locals = locals;
+    if (locals) sol.locals = independentConditional(*locals);
     sol.ok = true;
   } catch (const std::exception& e) {
     sol.ok = false;

@@ -1,0 +1,220 @@
+#include "runtime/families/ConditionalGaussian.hpp"
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+namespace pvi {
+namespace {
+
+void require(const ConditionalGaussian& q) {
+  if (Validity v = check(q); !v) throw std::invalid_argument("q(w | z): " + v.reason);
+}
+
+}  // namespace
+
+ConditionalGaussian ConditionalGaussian::independent(Eigen::VectorXd mean, Eigen::VectorXd sd) {
+  ConditionalGaussian q;
+  q.mean = std::move(mean);
+  q.sd = std::move(sd);
+  return q;
+}
+
+ConditionalGaussian withShape(const ConditionalGaussian& q, ConditionalShape shape, Eigen::Index globalDim) {
+  ConditionalGaussian out = q;
+  const Eigen::Index dw = q.dim();
+  if (shape.coupled && !q.coupled()) {
+    out.coupling = Eigen::MatrixXd::Zero(dw, globalDim);
+    out.anchor = Eigen::VectorXd::Zero(globalDim);
+  } else if (!shape.coupled) {
+    out.coupling.resize(0, 0);
+    out.anchor.resize(0);
+  }
+  if (shape.coupled && shape.scaled && !q.scaled())
+    out.scaleCoupling = Eigen::MatrixXd::Zero(dw, globalDim);
+  else if (!(shape.coupled && shape.scaled))
+    out.scaleCoupling.resize(0, 0);
+  if (shape.correlated && !q.correlated())
+    out.unitLower = Eigen::MatrixXd::Identity(dw, dw);
+  else if (!shape.correlated)
+    out.unitLower.resize(0, 0);
+  return out;
+}
+
+Validity check(const ConditionalGaussian& q) {
+  const Eigen::Index dw = q.dim();
+  if (q.sd.size() != dw)
+    return Validity::invalid("sd has " + std::to_string(q.sd.size()) + " entries, mean " + std::to_string(dw));
+  if (!q.mean.allFinite()) return Validity::invalid("the mean is not finite");
+  for (Eigen::Index i = 0; i < dw; ++i)
+    if (!(q.sd[i] > 0.0) || !std::isfinite(q.sd[i]))
+      return Validity::invalid("sd " + std::to_string(i + 1) + " is " + std::to_string(q.sd[i]) + ", not positive");
+  if (q.coupled()) {
+    if (q.coupling.rows() != dw || q.anchor.size() != q.coupling.cols())
+      return Validity::invalid("the coupling is " + std::to_string(q.coupling.rows()) + " x " +
+                               std::to_string(q.coupling.cols()) + " with an anchor of " +
+                               std::to_string(q.anchor.size()) + " entries");
+    if (!q.coupling.allFinite() || !q.anchor.allFinite())
+      return Validity::invalid("the coupling or its anchor is not finite");
+  } else if (q.anchor.size() != 0) {
+    return Validity::invalid("an anchor without a coupling");
+  }
+  if (q.scaled()) {
+    if (!q.coupled()) return Validity::invalid("a scale coupling without a coupling");
+    if (q.scaleCoupling.rows() != dw || q.scaleCoupling.cols() != q.coupling.cols())
+      return Validity::invalid("the scale coupling is not shaped like the coupling");
+    if (!q.scaleCoupling.allFinite()) return Validity::invalid("the scale coupling is not finite");
+  }
+  if (q.correlated()) {
+    if (q.unitLower.rows() != dw || q.unitLower.cols() != dw)
+      return Validity::invalid("L is not " + std::to_string(dw) + " x " + std::to_string(dw));
+    if (!q.unitLower.allFinite()) return Validity::invalid("L is not finite");
+    for (Eigen::Index i = 0; i < dw; ++i)
+      if (q.unitLower(i, i) != 1.0) return Validity::invalid("L's diagonal is not 1");
+  }
+  return Validity::valid();
+}
+
+MeanFieldStandard independentLocals(const ConditionalGaussian& q, const char* user) {
+  if (q.coupled() || q.correlated())
+    throw std::invalid_argument(std::string(user) +
+                                " handles only local latents independent of z and of each other (a structured "
+                                "q(w | z) needs the Adam optimiser)");
+  return {q.mean, q.sd.array().square().matrix()};
+}
+
+ConditionalGaussian independentConditional(const MeanFieldStandard& q) {
+  return ConditionalGaussian::independent(q.m, q.var.cwiseSqrt());
+}
+
+Eigen::VectorXd conditionalMean(const ConditionalGaussian& q, const Eigen::VectorXd& z) {
+  if (!q.coupled()) return q.mean;
+  return q.mean + q.coupling * (z - q.anchor);
+}
+
+Eigen::VectorXd conditionalSd(const ConditionalGaussian& q, const Eigen::VectorXd& z) {
+  if (!q.scaled()) return q.sd;
+  return q.sd.cwiseProduct((q.scaleCoupling * (z - q.anchor)).array().exp().matrix());
+}
+
+ConditionalGaussian reanchored(const ConditionalGaussian& q, const Eigen::VectorXd& z0) {
+  if (!q.coupled()) return q;
+  ConditionalGaussian out = q;
+  out.mean = conditionalMean(q, z0);
+  out.sd = conditionalSd(q, z0);
+  out.anchor = z0;
+  return out;
+}
+
+namespace {
+
+// Column i: sd(z_i) .* (L xi_i), the draw's offset from E[w | z_i].
+Eigen::MatrixXd conditionalNoise(const ConditionalGaussian& q, const Eigen::MatrixXd& Z, const Eigen::MatrixXd& xi) {
+  if (xi.rows() != q.dim()) throw std::invalid_argument("q(w | z): xi has the wrong number of rows");
+  Eigen::MatrixXd b = q.correlated() ? Eigen::MatrixXd(q.unitLower.triangularView<Eigen::UnitLower>() * xi) : xi;
+  if (!q.scaled()) return q.sd.asDiagonal() * b;
+  Eigen::MatrixXd logScale = q.scaleCoupling * (Z.colwise() - q.anchor);
+  return (b.array() * logScale.array().exp()).matrix().array().colwise() * q.sd.array();
+}
+
+}  // namespace
+
+Eigen::MatrixXd conditionalDraws(const ConditionalGaussian& q, const Eigen::MatrixXd& Z, const Eigen::MatrixXd& xi) {
+  require(q);
+  if (Z.cols() != xi.cols()) throw std::invalid_argument("q(w | z): as many z as xi columns are needed");
+  Eigen::MatrixXd W = conditionalNoise(q, Z, xi);
+  W.colwise() += q.mean;
+  if (q.coupled()) {
+    if (Z.rows() != q.coupling.cols()) throw std::invalid_argument("q(w | z): z has the wrong dimension");
+    Eigen::MatrixXd centred = Z;
+    centred.colwise() -= q.anchor;
+    W.noalias() += q.coupling * centred;
+  }
+  return W;
+}
+
+Eigen::VectorXd conditionalLogDensity(const ConditionalGaussian& q, const Eigen::MatrixXd& Z,
+                                      const Eigen::MatrixXd& W) {
+  require(q);
+  if (W.rows() != q.dim() || Z.cols() != W.cols())
+    throw std::invalid_argument("q(w | z): w has the wrong dimension or count");
+  Eigen::MatrixXd r = W;
+  r.colwise() -= q.mean;
+  if (q.coupled()) {
+    Eigen::MatrixXd centred = Z;
+    centred.colwise() -= q.anchor;
+    r.noalias() -= q.coupling * centred;
+  }
+  r = q.sd.cwiseInverse().asDiagonal() * r;
+  Eigen::RowVectorXd logScaleSum = Eigen::RowVectorXd::Zero(W.cols());
+  if (q.scaled()) {  // divide by exp(G (z - anchor)) too, and add its log to the normaliser
+    const Eigen::MatrixXd logScale = q.scaleCoupling * (Z.colwise() - q.anchor);
+    r = (r.array() * (-logScale.array()).exp()).matrix();
+    logScaleSum = logScale.colwise().sum();
+  }
+  if (q.correlated()) q.unitLower.triangularView<Eigen::UnitLower>().solveInPlace(r);
+  const double constant =
+      -q.sd.array().log().sum() - 0.5 * static_cast<double>(q.dim()) * std::log(2.0 * std::numbers::pi);
+  return (-0.5 * r.colwise().squaredNorm().array() - logScaleSum.array() + constant).matrix().transpose();
+}
+
+double conditionalEntropy(const ConditionalGaussian& q) {
+  require(q);
+  return q.sd.array().log().sum() + 0.5 * static_cast<double>(q.dim()) * (1.0 + std::log(2.0 * std::numbers::pi));
+}
+
+Eigen::MatrixXd conditionalCovariance(const ConditionalGaussian& q) {
+  Eigen::MatrixXd B = q.correlated() ? Eigen::MatrixXd(q.unitLower.triangularView<Eigen::UnitLower>())
+                                     : Eigen::MatrixXd::Identity(q.dim(), q.dim());
+  B = q.sd.asDiagonal() * B;
+  return B * B.transpose();
+}
+
+namespace {
+
+// E[diag(sd(z)) L L^T diag(sd(z))] under z ~ N(m, S): entry (i, j) is (L L^T)_ij sd_i sd_j
+// E[exp((g_i + g_j)^T (z - anchor))] = ... exp((g_i + g_j)^T (m - anchor) + (g_i + g_j)^T S (g_i + g_j) / 2),
+// with S given as GS = G S (so that a diagonal S costs no D x D matrix).
+Eigen::MatrixXd expectedConditionalCovariance(const ConditionalGaussian& q, const Eigen::VectorXd& m,
+                                              const Eigen::MatrixXd& GS) {
+  const ConditionalGaussian at = reanchored(q, m);  // sd(m); then the exponent is quadratic only
+  Eigen::MatrixXd cov = conditionalCovariance(at);
+  if (!q.scaled()) return cov;
+  const Eigen::MatrixXd GSG = GS * q.scaleCoupling.transpose();  // g_i^T S g_j
+  for (Eigen::Index j = 0; j < cov.cols(); ++j)
+    for (Eigen::Index i = 0; i < cov.rows(); ++i) cov(i, j) *= std::exp(0.5 * (GSG(i, i) + GSG(j, j)) + GSG(i, j));
+  return cov;
+}
+
+}  // namespace
+
+LocalMoments marginalMoments(const ConditionalGaussian& q, const Eigen::VectorXd& m, const Eigen::MatrixXd& S) {
+  require(q);
+  LocalMoments out;
+  out.mean = conditionalMean(q, m);
+  out.covariance =
+      expectedConditionalCovariance(q, m, q.scaled() ? Eigen::MatrixXd(q.scaleCoupling * S) : Eigen::MatrixXd());
+  if (q.coupled()) {
+    out.crossGlobal = q.coupling * S;
+    out.covariance.noalias() += out.crossGlobal * q.coupling.transpose();
+  }
+  return out;
+}
+
+LocalMoments marginalMomentsDiagonal(const ConditionalGaussian& q, const Eigen::VectorXd& m,
+                                     const Eigen::VectorXd& variances) {
+  require(q);
+  LocalMoments out;
+  out.mean = conditionalMean(q, m);
+  out.covariance = expectedConditionalCovariance(
+      q, m, q.scaled() ? Eigen::MatrixXd(q.scaleCoupling * variances.asDiagonal()) : Eigen::MatrixXd());
+  if (q.coupled()) {
+    out.crossGlobal = q.coupling * variances.asDiagonal();
+    out.covariance.noalias() += out.crossGlobal * q.coupling.transpose();
+  }
+  return out;
+}
+
+}  // namespace pvi
