@@ -49,6 +49,9 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
       ->capture_default_str()
       ->check(CLI::IsMember({"laplace", "prior"}));
   cmd.add_option("--local-steps", f.fit.localSteps, "Adam steps per client update")->capture_default_str();
+  cmd.add_option("--iterations-per-round", f.fit.iterationsPerRound,
+                 "sfvi: server steps per round (the ELBO is estimated and q averaged once per round)")
+      ->capture_default_str();
   cmd.add_option("--learning-rate", f.fit.learningRate, "Adam learning rate")->capture_default_str();
   cmd.add_option("--samples", f.fit.samples, "Monte Carlo draws per Adam step")->capture_default_str();
   cmd.add_option("--elbo-samples", f.fit.elboSamples, "Draws per client for each round's ELBO estimate")

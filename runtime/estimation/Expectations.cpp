@@ -125,10 +125,15 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     }
   }
 
-  const std::size_t n = options.samples;
+  const std::size_t n = options.eps ? static_cast<std::size_t>(options.eps->cols())
+                        : options.xi ? static_cast<std::size_t>(options.xi->cols())
+                                     : options.samples;
   if (n == 0) throw std::invalid_argument("estimateDerivatives: zero samples");
-  const Eigen::MatrixXd eps = standardNormals(d, static_cast<Eigen::Index>(n), rng);
-  const Eigen::MatrixXd xi = standardNormals(dw, static_cast<Eigen::Index>(n), rng);
+  if ((options.eps && options.eps->rows() != d) || (options.xi && options.xi->rows() != dw) ||
+      (options.eps && options.xi && options.eps->cols() != options.xi->cols()))
+    throw std::invalid_argument("estimateDerivatives: the given standard normals have the wrong shape");
+  const Eigen::MatrixXd eps = options.eps ? *options.eps : standardNormals(d, static_cast<Eigen::Index>(n), rng);
+  const Eigen::MatrixXd xi = options.xi ? *options.xi : standardNormals(dw, static_cast<Eigen::Index>(n), rng);
   const Eigen::MatrixXd centred = centredDraws(root, eps);
   Eigen::MatrixXd z = centred;
   z.colwise() += m;
@@ -157,6 +162,7 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   Eigen::MatrixXd gradW(dw, static_cast<Eigen::Index>(n));  // Gw = gw + r per draw
   Eigen::VectorXd gz(d), gw(dw), total(d), gradM(d);
   double sum = 0.0, sumSq = 0.0;
+  out.drawValues.resize(static_cast<Eigen::Index>(n));
   for (std::size_t i = 0; i < n; ++i) {
     const auto col = static_cast<Eigen::Index>(i);
     const double* zp = z.col(col).data();  // columns of a column-major matrix are contiguous
@@ -172,6 +178,7 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
       throw std::runtime_error(notFiniteMessage(v, gz, gw, gt));
     sum += v;
     sumSq += v * v;
+    out.drawValues[col] = v;
     if (theta) out.gradTheta += gt;
     if (coupled) {
       // d/dm: gz + d(-log q(w | z))/dz = gz - C^T r + G^T (1 - noise .* r);

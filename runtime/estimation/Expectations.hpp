@@ -59,6 +59,7 @@ template <class Family>
 struct ExpectedDerivatives {
   double value = 0.0;          // E[f]
   double valueVariance = 0.0;  // sample variance of the f(z_i, w_i) (0 when exact)
+  Eigen::VectorXd drawValues;  // f(z_i, w_i) per draw (empty when exact)
   std::size_t samples = 0;     // n (0 when exact)
   bool exact = false;
   Eigen::VectorXd gradZ;     // E[grad_z f]
@@ -85,6 +86,11 @@ struct EstimationOptions {
   // too; null: the likelihood's fixed theta. Monte Carlo only (closed forms and mini-batches carry
   // no theta gradient: asking for theta with a mini-batch is refused).
   const std::vector<double>* theta = nullptr;
+  // The standard normals to use instead of drawing them from `rng` (SFVI: the server's eps for z,
+  // shared by every silo, and each silo's own xi for its locals): eps is D x n, xi dim(w) x n;
+  // `samples` is then ignored. Either may be given alone.
+  const Eigen::MatrixXd* eps = nullptr;
+  const Eigen::MatrixXd* xi = nullptr;
 };
 
 // Throws std::invalid_argument on dimension mismatches and std::runtime_error when f or a

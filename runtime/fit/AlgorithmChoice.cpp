@@ -113,18 +113,19 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
 
 AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, const MemoryLimit& memory) {
   if (o.algorithm == Algorithm::Nuts) return chooseNuts(shape, o, memory);
-  if (o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Pvi)
+  if (o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Pvi && o.algorithm != Algorithm::Sfvi)
     throw FitConfigurationError(notImplemented(o.algorithm));
   if (o.damping != 0.0 && !(o.damping > 0.0 && o.damping <= 1.0))
     throw FitConfigurationError("damping must be in (0, 1], got " + std::to_string(o.damping));
   if (o.localSteps == 0) throw FitConfigurationError("the number of local steps must be positive");
+  if (o.iterationsPerRound == 0) throw FitConfigurationError("--iterations-per-round must be positive");
   if (o.samples == 0) throw FitConfigurationError("the number of Monte Carlo samples must be positive");
   if (o.roundBudget && *o.roundBudget == 0) throw FitConfigurationError("the round budget must be positive");
   if (!(o.tolerance >= 0.0)) throw FitConfigurationError("the tolerance must be non-negative");
   if (!(o.learningRate > 0.0)) throw FitConfigurationError("the learning rate must be positive");
 
   AlgorithmChoice c;
-  c.algorithm = Algorithm::Pvi;
+  c.algorithm = o.algorithm == Algorithm::Sfvi ? Algorithm::Sfvi : Algorithm::Pvi;
   // Auto picks full only when its D x D matrices fit in memory too.
   const bool fullFits = !memory.exceededBy(familyStateNumbers(FamilyKind::Full, shape));
   c.family = o.family                                               ? *o.family
@@ -145,6 +146,14 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
   if (o.roundBudget) c.rounds = std::min(c.rounds, *o.roundBudget);
 
   std::ostringstream why;
+  if (c.algorithm == Algorithm::Sfvi) {
+    why << "sfvi as requested (" << familyName(c.family) << " Gaussian over " << shape.globalDim << " dimensions, ";
+    if (shape.localDim > 0) why << localsName(c.locals) << " q(w | z), ";
+    why << partitionsText(shape) << " as silos, up to " << c.rounds << " rounds of " << o.iterationsPerRound
+        << " iterations)";
+    c.reason = why.str();
+    return c;
+  }
   if (o.algorithm == Algorithm::Pvi) {
     why << "pvi as requested";
   } else if (shape.localDim == 0) {

@@ -183,6 +183,10 @@ FitResult fitModel(const FactorModel& model, const FitOptions& options, const Ro
   const AlgorithmChoice choice = chooseAlgorithm(shapeOf(model), options);
   if (choice.algorithm == Algorithm::Nuts) return sampleModel(model, options, choice, chainProgress);
   try {
+    if (choice.algorithm == Algorithm::Sfvi) {
+      if (choice.family == FamilyKind::Full) return runSfviFit<FullGaussian>(model, options, choice, afterRound);
+      return runSfviFit<MeanFieldGaussian>(model, options, choice, afterRound);
+    }
     if (choice.family == FamilyKind::Full) return runPvi<FullGaussian>(model, options, choice, afterRound);
     return runPvi<MeanFieldGaussian>(model, options, choice, afterRound);
   } catch (const ModelEvaluationError& e) {  // a failure names the global by name

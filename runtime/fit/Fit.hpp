@@ -78,4 +78,9 @@ FitResult sampleModel(const FactorModel& model, const FitOptions& options, const
 
 ModelShape shapeOf(const FactorModel& model);
 
+// SFVI over the partitions as silos (FitSfvi.cpp), as fitModel runs it for Algorithm::Sfvi.
+template <class Family>
+FitResult runSfviFit(const FactorModel& model, const FitOptions& options, const AlgorithmChoice& choice,
+                     const RoundCallback& afterRound);
+
 }  // namespace pvi

@@ -82,7 +82,8 @@ struct FitOptions {
   // Start q at the Laplace approximation at the joint mode (federation/LaplaceStart.hpp) where
   // the model allows it; false: at the prior (every client factor flat).
   bool laplaceStart = true;
-  std::size_t localSteps = 300;  // Adam steps per client update
+  std::size_t localSteps = 300;          // Adam steps per client update
+  std::size_t iterationsPerRound = 100;  // sfvi: iterations (server steps) per round
   double learningRate = 0.05;
   std::size_t samples = 8;  // Monte Carlo draws per Adam step
   std::size_t threads = 0;  // clients run in parallel on this many threads; 0: all cores

@@ -1,0 +1,232 @@
+#include "runtime/algorithms/sfvi/Sfvi.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <future>
+#include <memory>
+#include <random>
+#include <stdexcept>
+
+#include "runtime/algorithms/pvi/LocalGradient.hpp"
+#include "runtime/algorithms/pvi/WhitenedCoordinates.hpp"
+#include "runtime/algorithms/sfvi/Silo.hpp"
+#include "runtime/estimation/Expectations.hpp"
+#include "runtime/families/Family.hpp"
+#include "runtime/optim/Adam.hpp"
+#include "runtime/support/Seeds.hpp"
+#include "runtime/support/ThreadPool.hpp"
+
+namespace pvi::algorithms {
+namespace {
+
+Eigen::MatrixXd rootOf(const FullStable& s) { return choleskyFactor(s); }
+Eigen::VectorXd rootOf(const MeanFieldStable& s) { return standardDeviations(s); }
+
+// Numbers in q(z)'s parameters as sent: mean and the lower triangle of L (full), or mean and sds.
+std::size_t qNumbers(const FullStandard& q) {
+  const auto d = static_cast<std::size_t>(q.dim());
+  return d + d * (d + 1) / 2;
+}
+std::size_t qNumbers(const MeanFieldStandard& q) { return 2 * static_cast<std::size_t>(q.dim()); }
+
+}  // namespace
+
+template <class Family>
+SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& o) {
+  using Stable = typename Family::Stable;
+  using Standard = typename Family::Standard;
+  using Traits = FamilyTraits<Family>;
+  if (o.rounds == 0 || o.iterationsPerRound == 0 || o.samples == 0)
+    throw std::invalid_argument("sfvi: rounds, iterations per round and samples must be positive");
+  if (!(o.learningRate > 0.0)) throw std::invalid_argument("sfvi: the learning rate must be positive");
+  const auto d = static_cast<Eigen::Index>(model.globalDim());
+  const std::size_t J = model.numPartitions();
+  const auto h = static_cast<Eigen::Index>(model.hyperDim());
+  std::vector<double> theta = o.theta.empty() ? std::vector<double>(static_cast<std::size_t>(h), 0.0) : o.theta;
+  if (theta.size() != static_cast<std::size_t>(h))
+    throw std::invalid_argument("sfvi: the model has " + std::to_string(h) + " hyperparameters, " +
+                                std::to_string(theta.size()) + " values given");
+  const bool learnTheta = o.learnTheta && h > 0;
+
+  // The silos, each with its own likelihood and q(w_j | z).
+  std::vector<std::unique_ptr<SfviSilo<Family>>> silos;
+  for (std::size_t j = 0; j < J; ++j) {
+    const auto dw = static_cast<Eigen::Index>(model.localDim(j));
+    ConditionalGaussian start =
+        ConditionalGaussian::independent(Eigen::VectorXd::Zero(dw), Eigen::VectorXd::Ones(dw));
+    if (dw > 0) start = withShape(start, o.localShape, d);
+    silos.push_back(std::make_unique<SfviSilo<Family>>(
+        std::make_shared<estimation::PartitionLikelihood>(model, j, theta), std::move(start)));
+  }
+  const estimation::PriorLikelihood prior(model, theta);
+
+  Standard q0 = o.start ? *o.start : Traits::isotropic(d, 1.0);
+  Stable st = toStable(q0);
+  auto origin = whiteningOrigin(st);
+  Stable white = whiteOrigin(origin);
+  const auto nz = static_cast<Eigen::Index>(stableSize(st));
+  Eigen::VectorXd params = Eigen::VectorXd::Zero(nz + (learnTheta ? h : 0));
+  if (learnTheta) params.tail(h) = Eigen::Map<const Eigen::VectorXd>(theta.data(), h);
+  optim::AdamState adam(params.size());
+  Eigen::VectorXd averaged;
+  std::size_t averagedSteps = 0;
+  const typename Family::Natural flat = Family::Natural::flat(d);
+
+  std::mt19937_64 serverRng(support::deriveSeed(o.seed, 0x5f71ULL));
+  std::vector<std::mt19937_64> siloRngs;
+  for (std::size_t j = 0; j < J; ++j) siloRngs.emplace_back(support::deriveSeed(o.seed, 0x5f72ULL, j));
+  std::unique_ptr<support::ThreadPool> pool;
+  if (o.threads > 1 && J > 1) pool = std::make_unique<support::ThreadPool>(std::min(o.threads, J));
+
+  SfviResult<Family> result;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto unpack = [&] {
+    unflattenStable(params.head(nz), white);
+    st = fromWhite(origin, white);
+    if (learnTheta)
+      for (Eigen::Index i = 0; i < h; ++i) theta[static_cast<std::size_t>(i)] = params[nz + i];
+  };
+  // Every silo's reply at q(z) = (m, root), in silo order (the sum's order does not depend on the
+  // threads). learningRate 0: evaluate only.
+  const auto ask = [&](const Eigen::VectorXd& m, const typename Traits::Root& root, const Eigen::MatrixXd& eps,
+                       const std::vector<Eigen::MatrixXd>& xi, double learningRate) {
+    std::vector<SiloReply<Family>> replies(J);
+    const auto one = [&](std::size_t j) {
+      try {
+        replies[j] = silos[j]->step(m, root, theta, eps, xi[j], learningRate);
+      } catch (const std::exception& e) {
+        throw std::runtime_error("sfvi: partition '" + model.partitionLabel(j) + "': " + e.what());
+      }
+    };
+    if (pool) {
+      std::vector<std::future<void>> done;
+      for (std::size_t j = 0; j < J; ++j) done.push_back(pool->submit([&one, j] { one(j); }));
+      for (auto& f : done) f.get();
+    } else {
+      for (std::size_t j = 0; j < J; ++j) one(j);
+    }
+    return replies;
+  };
+  const auto localNoise = [&](std::size_t iteration, std::size_t j, Eigen::Index n, std::mt19937_64& rng) {
+    const auto dw = static_cast<Eigen::Index>(model.localDim(j));
+    if (o.localNoise && iteration > 0) return o.localNoise(iteration, j, dw, n);
+    return standardNormals(dw, n, rng);
+  };
+  const std::size_t perSiloDown = qNumbers(q0) + static_cast<std::size_t>(h) + static_cast<std::size_t>(d) * o.samples;
+  const std::size_t perSiloUp = qNumbers(q0) + static_cast<std::size_t>(h);
+
+  std::size_t iteration = 0;
+  for (std::size_t round = 1; round <= o.rounds; ++round) {
+    const Standard before = toStandard(st);
+    const double rate = o.learningRate / std::sqrt(static_cast<double>(round));
+    for (std::size_t k = 1; k <= o.iterationsPerRound; ++k) {
+      ++iteration;
+      const auto root = rootOf(st);
+      const auto n = static_cast<Eigen::Index>(o.samples);
+      const Eigen::MatrixXd eps = standardNormals(d, n, serverRng);
+      std::vector<Eigen::MatrixXd> xi(J);
+      for (std::size_t j = 0; j < J; ++j) xi[j] = localNoise(iteration, j, n, siloRngs[j]);
+      const bool averageNow = 2 * k > o.iterationsPerRound;
+      if (averageNow && 2 * (k - 1) <= o.iterationsPerRound)
+        for (auto& s : silos) s->startAveraging();
+      const std::vector<SiloReply<Family>> replies = ask(st.m, root, eps, xi, rate);
+      // The server's own term log p(z, theta) at the same draws, then the silos' in order.
+      estimation::EstimationOptions po;
+      po.preferExact = false;
+      po.eps = &eps;
+      po.theta = h > 0 ? &theta : nullptr;
+      std::mt19937_64 unused(0);
+      estimation::ExpectedDerivatives<Family> e = estimation::estimateDerivatives<Family>(prior, st.m, root, nullptr, po, unused);
+      for (const SiloReply<Family>& r : replies) {
+        e.gradZ += r.gradZ;
+        e.crossZ += r.crossZ;
+        if (h > 0) e.gradTheta += r.gradTheta;
+      }
+      Eigen::VectorXd grad(params.size());
+      flattenStable(whiteGradientOf(origin, white, st, root, e, flat), grad.head(nz));
+      if (learnTheta) grad.tail(h) = e.gradTheta;
+      if (!grad.allFinite()) throw std::runtime_error("sfvi: non-finite gradient of the ELBO at iteration " +
+                                                      std::to_string(iteration));
+      optim::adamAscend(adam, params, grad, rate);
+      if (averageNow) {
+        averaged = averagedSteps == 0 ? params : Eigen::VectorXd(averaged + (params - averaged) / static_cast<double>(averagedSteps + 1));
+        ++averagedSteps;
+      }
+      unpack();
+      result.counters.messagesDown += J;
+      result.counters.messagesUp += J;
+      result.counters.bytesDown += J * perSiloDown * sizeof(double);
+      result.counters.bytesUp += J * perSiloUp * sizeof(double);
+      ++result.counters.serverUpdates;
+      result.counters.accepted += J;
+      if (o.afterIteration) o.afterIteration(iteration, toStandard(st), theta);
+    }
+    // The round's result: the averaged iterate; the next round starts there, in fresh white
+    // coordinates and Adam states (the silos too).
+    if (averagedSteps > 0) {
+      params = averaged;
+      unpack();
+    }
+    averagedSteps = 0;
+    const auto root = rootOf(st);
+    for (auto& s : silos) s->rebase(st.m, root, true);
+    origin = whiteningOrigin(st);
+    white = whiteOrigin(origin);
+    params.head(nz).setZero();
+    adam = optim::AdamState(params.size());
+
+    // ELBO = E[log p(z, theta) + sum_j (f_j + H(q(w_j | z)))] + H(q(z)), at fresh shared draws.
+    const auto ne = static_cast<Eigen::Index>(std::max<std::size_t>(o.elboSamples, 2));
+    std::mt19937_64 evalRng(support::deriveSeed(o.seed, 0xe1b0ULL, round));
+    const Eigen::MatrixXd eps = standardNormals(d, ne, evalRng);
+    std::vector<Eigen::MatrixXd> xi(J);
+    for (std::size_t j = 0; j < J; ++j) {
+      std::mt19937_64 r(support::deriveSeed(o.seed, 0xe1b1ULL, round, j));
+      xi[j] = localNoise(0, j, ne, r);
+    }
+    const std::vector<SiloReply<Family>> replies = ask(st.m, root, eps, xi, 0.0);
+    estimation::EstimationOptions po;
+    po.preferExact = false;
+    po.eps = &eps;
+    po.theta = h > 0 ? &theta : nullptr;
+    std::mt19937_64 unused(0);
+    Eigen::VectorXd total = estimation::estimateDerivatives<Family>(prior, st.m, root, nullptr, po, unused).drawValues;
+    for (const SiloReply<Family>& r : replies) total += r.values;
+    const Standard q = toStandard(st);
+    const double mean = total.mean();
+    const double var = (total.array() - mean).square().sum() / static_cast<double>(ne - 1);
+    result.counters.evaluationMessages += 2 * J;
+    result.counters.rounds = round;
+    support::TraceRecord rec;
+    rec.round = round;
+    rec.counters = result.counters;
+    rec.freeEnergy = mean + entropy(q);
+    rec.freeEnergyStandardError = std::sqrt(var / static_cast<double>(ne));
+    Eigen::MatrixXd cov;
+    Eigen::VectorXd var0;
+    Traits::exportMoments(before, cov, var0);
+    const Eigen::VectorXd sdBefore = (var0.size() ? var0 : Eigen::VectorXd(cov.diagonal())).cwiseSqrt();
+    rec.maxChange = ((q.m - before.m).cwiseAbs().cwiseQuotient(sdBefore)).maxCoeff();
+    rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.trace.push_back(rec);
+    result.rounds = round;
+    if (!std::isfinite(rec.freeEnergy))
+      result.events.push_back("round " + std::to_string(round) + ": the ELBO estimate is not finite");
+    if (o.afterRound && o.afterRound(rec, q)) {
+      result.stoppedEarly = true;
+      break;
+    }
+  }
+  result.q = toStandard(st);
+  result.theta = theta;
+  for (std::size_t j = 0; j < J; ++j)
+    result.locals.push_back(model.localDim(j) > 0 ? silos[j]->conditional(st.m) : ConditionalGaussian{});
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+#define PVI_INSTANTIATE(F) template SfviResult<F> runSfvi<F>(const FactorModel&, const SfviOptions<F>&);
+PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
+#undef PVI_INSTANTIATE
+
+}  // namespace pvi::algorithms

@@ -1,0 +1,82 @@
+#include "runtime/algorithms/sfvi/Silo.hpp"
+
+#include <random>
+#include <stdexcept>
+#include <utility>
+
+#include "runtime/families/Family.hpp"
+
+namespace pvi::algorithms {
+
+template <class Family>
+SfviSilo<Family>::SfviSilo(std::shared_ptr<const estimation::LocalLikelihood> likelihood, ConditionalGaussian initial,
+                           optim::AdamSettings adam)
+    : likelihood_(std::move(likelihood)), settings_(adam) {
+  if (!likelihood_) throw std::invalid_argument("SfviSilo: null likelihood");
+  const auto dw = static_cast<Eigen::Index>(likelihood_->localDim());
+  if (dw > 0) {
+    if (initial.dim() != dw) throw std::invalid_argument("SfviSilo: q(w | z) has the wrong dimension");
+    if (Validity v = check(initial); !v) throw std::invalid_argument("SfviSilo: q(w | z): " + v.reason);
+    origin_.q0 = std::move(initial);
+  }
+}
+
+template <class Family>
+void SfviSilo<Family>::rebase(const Eigen::VectorXd& m, const Root& root, bool averaged) {
+  if (localDim() == 0) return;
+  if (averaged && averagedSteps_ > 0) white_ = averaged_;
+  const ConditionalGaussian current =
+      white_.size() > 0 ? fromWhite(origin_, white_, m) : reanchored(origin_.q0, m);
+  origin_ = conditionalOrigin(current, root);
+  white_ = Eigen::VectorXd::Zero(origin_.size);
+  adam_ = optim::AdamState(origin_.size);
+  averaging_ = false;
+  averagedSteps_ = 0;
+}
+
+template <class Family>
+ConditionalGaussian SfviSilo<Family>::conditional(const Eigen::VectorXd& m) const {
+  if (white_.size() == 0) return reanchored(origin_.q0, m);
+  return fromWhite(origin_, white_, m);
+}
+
+template <class Family>
+SiloReply<Family> SfviSilo<Family>::step(const Eigen::VectorXd& m, const Root& root, const std::vector<double>& theta,
+                                         const Eigen::MatrixXd& eps, const Eigen::MatrixXd& xi, double learningRate) {
+  const bool hasLocals = localDim() > 0;
+  if (hasLocals && white_.size() == 0) rebase(m, root, false);
+  const ConditionalGaussian qw = hasLocals ? conditional(m) : ConditionalGaussian{};
+  estimation::EstimationOptions o;
+  o.preferExact = false;
+  o.eps = &eps;
+  o.xi = hasLocals ? &xi : nullptr;
+  o.theta = likelihood_->hyperDim() > 0 && !theta.empty() ? &theta : nullptr;
+  std::mt19937_64 unused(0);  // every normal is given
+  const estimation::ExpectedDerivatives<Family> e =
+      estimation::estimateDerivatives<Family>(*likelihood_, m, root, hasLocals ? &qw : nullptr, o, unused);
+  SiloReply<Family> reply;
+  reply.gradZ = e.gradZ;
+  reply.crossZ = e.crossZ;
+  reply.gradTheta = e.gradTheta;
+  reply.values = e.drawValues;
+  if (hasLocals) reply.values.array() += conditionalEntropy(qw);
+  if (hasLocals && learningRate > 0.0) {
+    Eigen::VectorXd grad(origin_.size);
+    whiteGradient(origin_, qw, e.local, grad);
+    if (!grad.allFinite()) throw std::runtime_error("non-finite gradient over q(w | z)");
+    optim::adamAscend(adam_, white_, grad, learningRate, settings_);
+    if (averaging_) {
+      averaged_ = averagedSteps_ == 0 ? white_
+                                      : Eigen::VectorXd(averaged_ + (white_ - averaged_) /
+                                                                        static_cast<double>(averagedSteps_ + 1));
+      ++averagedSteps_;
+    }
+  }
+  return reply;
+}
+
+#define PVI_INSTANTIATE(F) template class SfviSilo<F>;
+PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
+#undef PVI_INSTANTIATE
+
+}  // namespace pvi::algorithms

@@ -1,0 +1,81 @@
+// `--algorithm sfvi`: SFVI (algorithms/sfvi/Sfvi.hpp) over the model's partitions as silos, with
+// the structured q(w_j | z) of AlgorithmChoice::locals, hyperparameters learned unless --theta
+// fixes them, and the stopping rule and verdicts of the variational fits (StoppingRule.hpp,
+// Convergence.hpp).
+#include "runtime/algorithms/sfvi/Sfvi.hpp"
+#include "runtime/families/Family.hpp"
+#include "runtime/fit/Convergence.hpp"
+#include "runtime/fit/Fit.hpp"
+#include "runtime/fit/StoppingRule.hpp"
+
+#include <algorithm>
+#include <thread>
+
+namespace pvi {
+
+template <class Family>
+FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const AlgorithmChoice& choice,
+                     const RoundCallback& afterRound) {
+  algorithms::SfviOptions<Family> so;
+  so.rounds = choice.rounds;
+  so.iterationsPerRound = o.iterationsPerRound;
+  so.learningRate = o.learningRate;
+  so.samples = o.samples;
+  so.seed = o.seed;
+  so.elboSamples = o.elboSamples;
+  so.threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  so.theta = o.theta;
+  so.learnTheta = o.theta.empty();
+  so.localShape = localShapeOf(choice.locals);
+  if (!o.theta.empty() && o.theta.size() != model.hyperDim())
+    throw FitConfigurationError("the model has " + std::to_string(model.hyperDim()) + " hyperparameters, but " +
+                                std::to_string(o.theta.size()) + " values were given");
+
+  FitResult result;
+  result.choice = choice;
+  StoppingRule stopping{o.patience};
+  bool plateaued = false;
+  so.afterRound = [&](const support::TraceRecord& rec, const typename Family::Standard& q) {
+    result.trace.push_back(rec);
+    if (afterRound) afterRound(rec, choice);
+    Eigen::MatrixXd covariance;
+    Eigen::VectorXd variances;
+    FamilyTraits<Family>::exportMoments(q, covariance, variances);
+    plateaued = stopping.update(rec, q.m, (variances.size() ? variances : covariance.diagonal()).cwiseSqrt());
+    return plateaued;
+  };
+  const algorithms::SfviResult<Family> r = algorithms::runSfvi<Family>(model, so);
+
+  result.theta = r.theta;
+  result.prior = "the server evaluates log p(z, theta) at every draw (sfvi)";
+  result.start = "started at N(0, I) on the unconstrained scale, every q(w | z) at N(0, I)";
+  if (model.hyperDim() > 0)
+    result.prior += so.learnTheta ? "; hyperparameters learned as point estimates (empirical Bayes)"
+                                  : "; hyperparameters fixed by --theta";
+  result.rounds = r.rounds;
+  result.seconds = r.seconds;
+  result.stop = plateaued ? StopReason::ElboPlateau : StopReason::RoundLimit;
+  GaussianPosterior posterior;
+  posterior.mean = r.q.m;
+  FamilyTraits<Family>::exportMoments(r.q, posterior.covariance, posterior.variances);
+  for (const ConditionalGaussian& qw : r.locals)
+    posterior.locals.push_back(qw.dim() > 0 ? localPosterior(qw, posterior) : LocalPosterior{});
+  result.posterior = std::move(posterior);
+  result.elbo = result.trace.empty()
+                    ? estimation::Estimate{}
+                    : estimation::Estimate{result.trace.back().freeEnergy, result.trace.back().freeEnergyStandardError};
+  result.counters = r.counters;
+  result.events = r.events;
+  const ConvergenceVerdict verdict = judgeConvergence(result, choice.rounds);
+  result.converged = verdict.converged;
+  result.usable = verdict.usable;
+  result.status = verdict.summary;
+  return result;
+}
+
+template FitResult runSfviFit<FullGaussian>(const FactorModel&, const FitOptions&, const AlgorithmChoice&,
+                                            const RoundCallback&);
+template FitResult runSfviFit<MeanFieldGaussian>(const FactorModel&, const FitOptions&, const AlgorithmChoice&,
+                                                 const RoundCallback&);
+
+}  // namespace pvi
