@@ -125,7 +125,7 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     }
   }
 
-  const std::size_t n = options.eps ? static_cast<std::size_t>(options.eps->cols())
+  const std::size_t n = options.eps  ? static_cast<std::size_t>(options.eps->cols())
                         : options.xi ? static_cast<std::size_t>(options.xi->cols())
                                      : options.samples;
   if (n == 0) throw std::invalid_argument("estimateDerivatives: zero samples");

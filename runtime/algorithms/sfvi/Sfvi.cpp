@@ -3,8 +3,10 @@
 #include <chrono>
 #include <cmath>
 #include <future>
+#include <limits>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 
 #include "runtime/algorithms/pvi/LocalGradient.hpp"
@@ -52,8 +54,7 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
   std::vector<std::unique_ptr<SfviSilo<Family>>> silos;
   for (std::size_t j = 0; j < J; ++j) {
     const auto dw = static_cast<Eigen::Index>(model.localDim(j));
-    ConditionalGaussian start =
-        ConditionalGaussian::independent(Eigen::VectorXd::Zero(dw), Eigen::VectorXd::Ones(dw));
+    ConditionalGaussian start = ConditionalGaussian::independent(Eigen::VectorXd::Zero(dw), Eigen::VectorXd::Ones(dw));
     if (dw > 0) start = withShape(start, o.localShape, d);
     silos.push_back(std::make_unique<SfviSilo<Family>>(
         std::make_shared<estimation::PartitionLikelihood>(model, j, theta), std::move(start)));
@@ -107,73 +108,122 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
     }
     return replies;
   };
-  const auto localNoise = [&](std::size_t iteration, std::size_t j, Eigen::Index n, std::mt19937_64& rng) {
+  const auto localNoise = [&](std::uint64_t stream, std::size_t j, Eigen::Index n, std::mt19937_64& rng) {
     const auto dw = static_cast<Eigen::Index>(model.localDim(j));
-    if (o.localNoise && iteration > 0) return o.localNoise(iteration, j, dw, n);
+    if (o.localNoise) return o.localNoise(stream, j, dw, n);
     return standardNormals(dw, n, rng);
   };
-  const std::size_t perSiloDown = qNumbers(q0) + static_cast<std::size_t>(h) + static_cast<std::size_t>(d) * o.samples;
   const std::size_t perSiloUp = qNumbers(q0) + static_cast<std::size_t>(h);
+  std::size_t samples = o.samples;
+
+  // The best round so far, for the noise control (see Sfvi.hpp).
+  struct Snapshot {
+    Stable st;
+    std::vector<double> theta;
+    std::vector<ConditionalGaussian> locals;
+    double elbo = -std::numeric_limits<double>::infinity(), se = 0.0;
+    std::size_t round = 0;
+  };
+  Snapshot best;
+  const auto resetOptimiser = [&] {
+    origin = whiteningOrigin(st);
+    white = whiteOrigin(origin);
+    params.head(nz).setZero();
+    if (learnTheta) params.tail(h) = Eigen::Map<const Eigen::VectorXd>(theta.data(), h);
+    adam = optim::AdamState(params.size());
+    averagedSteps = 0;
+  };
+  // Back to the best round with twice the draws; false when there is none to go back to or the
+  // draws are at their ceiling (the caller stops).
+  const auto restoreBest = [&](const std::string& why) {
+    if (best.round == 0 || samples >= o.maxSamples) {
+      result.events.push_back(
+          why + (best.round == 0 ? ": no earlier round to go back to"
+                                 : ": already at " + std::to_string(samples) + " draws per iteration; the fit stops"));
+      return false;
+    }
+    st = best.st;
+    theta = best.theta;
+    const auto root = rootOf(st);
+    for (std::size_t j = 0; j < J; ++j) silos[j]->reset(best.locals[j], st.m, root);
+    resetOptimiser();
+    samples = std::min(2 * samples, o.maxSamples);
+    result.events.push_back(why + ": back to round " + std::to_string(best.round) + "'s q with " +
+                            std::to_string(samples) + " draws per iteration");
+    result.fellBack = why + ", and the fit went back to round " + std::to_string(best.round) +
+                      "'s q, which no later round has beaten";
+    return true;
+  };
 
   std::size_t iteration = 0;
   for (std::size_t round = 1; round <= o.rounds; ++round) {
     const Standard before = toStandard(st);
     const double rate = o.learningRate / std::sqrt(static_cast<double>(round));
+    bool failed = false;
     for (std::size_t k = 1; k <= o.iterationsPerRound; ++k) {
       ++iteration;
-      const auto root = rootOf(st);
-      const auto n = static_cast<Eigen::Index>(o.samples);
-      const Eigen::MatrixXd eps = standardNormals(d, n, serverRng);
-      std::vector<Eigen::MatrixXd> xi(J);
-      for (std::size_t j = 0; j < J; ++j) xi[j] = localNoise(iteration, j, n, siloRngs[j]);
-      const bool averageNow = 2 * k > o.iterationsPerRound;
-      if (averageNow && 2 * (k - 1) <= o.iterationsPerRound)
-        for (auto& s : silos) s->startAveraging();
-      const std::vector<SiloReply<Family>> replies = ask(st.m, root, eps, xi, rate);
-      // The server's own term log p(z, theta) at the same draws, then the silos' in order.
-      estimation::EstimationOptions po;
-      po.preferExact = false;
-      po.eps = &eps;
-      po.theta = h > 0 ? &theta : nullptr;
-      std::mt19937_64 unused(0);
-      estimation::ExpectedDerivatives<Family> e = estimation::estimateDerivatives<Family>(prior, st.m, root, nullptr, po, unused);
-      for (const SiloReply<Family>& r : replies) {
-        e.gradZ += r.gradZ;
-        e.crossZ += r.crossZ;
-        if (h > 0) e.gradTheta += r.gradTheta;
+      try {
+        const auto root = rootOf(st);
+        const auto n = static_cast<Eigen::Index>(samples);
+        const Eigen::MatrixXd eps = standardNormals(d, n, serverRng);
+        std::vector<Eigen::MatrixXd> xi(J);
+        for (std::size_t j = 0; j < J; ++j) xi[j] = localNoise(iteration, j, n, siloRngs[j]);
+        const bool averageNow = 2 * k > o.iterationsPerRound;
+        if (averageNow && 2 * (k - 1) <= o.iterationsPerRound)
+          for (auto& s : silos) s->startAveraging();
+        const std::vector<SiloReply<Family>> replies = ask(st.m, root, eps, xi, rate);
+        // The server's own term log p(z, theta) at the same draws, then the silos' in order.
+        estimation::EstimationOptions po;
+        po.preferExact = false;
+        po.eps = &eps;
+        po.theta = h > 0 ? &theta : nullptr;
+        std::mt19937_64 unused(0);
+        estimation::ExpectedDerivatives<Family> e =
+            estimation::estimateDerivatives<Family>(prior, st.m, root, nullptr, po, unused);
+        for (const SiloReply<Family>& r : replies) {
+          e.gradZ += r.gradZ;
+          e.crossZ += r.crossZ;
+          if (h > 0) e.gradTheta += r.gradTheta;
+        }
+        Eigen::VectorXd grad(params.size());
+        flattenStable(whiteGradientOf(origin, white, st, root, e, flat), grad.head(nz));
+        if (learnTheta) grad.tail(h) = e.gradTheta;
+        if (!grad.allFinite()) throw std::runtime_error("non-finite gradient of the ELBO");
+        optim::adamAscend(adam, params, grad, rate);
+        if (averageNow) {
+          averaged = averagedSteps == 0
+                         ? params
+                         : Eigen::VectorXd(averaged + (params - averaged) / static_cast<double>(averagedSteps + 1));
+          ++averagedSteps;
+        }
+        unpack();
+        const std::size_t perSiloDown =
+            qNumbers(q0) + static_cast<std::size_t>(h) + static_cast<std::size_t>(d) * samples;
+        result.counters.messagesDown += J;
+        result.counters.messagesUp += J;
+        result.counters.bytesDown += J * perSiloDown * sizeof(double);
+        result.counters.bytesUp += J * perSiloUp * sizeof(double);
+        ++result.counters.serverUpdates;
+        result.counters.accepted += J;
+        if (o.afterIteration) o.afterIteration(iteration, toStandard(st), theta);
+      } catch (const std::runtime_error& e) {
+        if (!restoreBest("round " + std::to_string(round) + ", iteration " + std::to_string(iteration) + ": " +
+                         e.what()))
+          throw;
+        failed = true;
+        break;
       }
-      Eigen::VectorXd grad(params.size());
-      flattenStable(whiteGradientOf(origin, white, st, root, e, flat), grad.head(nz));
-      if (learnTheta) grad.tail(h) = e.gradTheta;
-      if (!grad.allFinite()) throw std::runtime_error("sfvi: non-finite gradient of the ELBO at iteration " +
-                                                      std::to_string(iteration));
-      optim::adamAscend(adam, params, grad, rate);
-      if (averageNow) {
-        averaged = averagedSteps == 0 ? params : Eigen::VectorXd(averaged + (params - averaged) / static_cast<double>(averagedSteps + 1));
-        ++averagedSteps;
-      }
-      unpack();
-      result.counters.messagesDown += J;
-      result.counters.messagesUp += J;
-      result.counters.bytesDown += J * perSiloDown * sizeof(double);
-      result.counters.bytesUp += J * perSiloUp * sizeof(double);
-      ++result.counters.serverUpdates;
-      result.counters.accepted += J;
-      if (o.afterIteration) o.afterIteration(iteration, toStandard(st), theta);
     }
+    if (failed) continue;
     // The round's result: the averaged iterate; the next round starts there, in fresh white
     // coordinates and Adam states (the silos too).
     if (averagedSteps > 0) {
       params = averaged;
       unpack();
     }
-    averagedSteps = 0;
     const auto root = rootOf(st);
     for (auto& s : silos) s->rebase(st.m, root, true);
-    origin = whiteningOrigin(st);
-    white = whiteOrigin(origin);
-    params.head(nz).setZero();
-    adam = optim::AdamState(params.size());
+    resetOptimiser();
 
     // ELBO = E[log p(z, theta) + sum_j (f_j + H(q(w_j | z)))] + H(q(z)), at fresh shared draws.
     const auto ne = static_cast<Eigen::Index>(std::max<std::size_t>(o.elboSamples, 2));
@@ -182,26 +232,52 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
     std::vector<Eigen::MatrixXd> xi(J);
     for (std::size_t j = 0; j < J; ++j) {
       std::mt19937_64 r(support::deriveSeed(o.seed, 0xe1b1ULL, round, j));
-      xi[j] = localNoise(0, j, ne, r);
+      xi[j] = localNoise(kElboStream | round, j, ne, r);
     }
-    const std::vector<SiloReply<Family>> replies = ask(st.m, root, eps, xi, 0.0);
-    estimation::EstimationOptions po;
-    po.preferExact = false;
-    po.eps = &eps;
-    po.theta = h > 0 ? &theta : nullptr;
-    std::mt19937_64 unused(0);
-    Eigen::VectorXd total = estimation::estimateDerivatives<Family>(prior, st.m, root, nullptr, po, unused).drawValues;
-    for (const SiloReply<Family>& r : replies) total += r.values;
-    const Standard q = toStandard(st);
-    const double mean = total.mean();
-    const double var = (total.array() - mean).square().sum() / static_cast<double>(ne - 1);
+    double mean = -std::numeric_limits<double>::infinity(), se = 0.0;
+    try {
+      const std::vector<SiloReply<Family>> replies = ask(st.m, root, eps, xi, 0.0);
+      estimation::EstimationOptions po;
+      po.preferExact = false;
+      po.eps = &eps;
+      po.theta = h > 0 ? &theta : nullptr;
+      std::mt19937_64 unused(0);
+      Eigen::VectorXd total =
+          estimation::estimateDerivatives<Family>(prior, st.m, root, nullptr, po, unused).drawValues;
+      for (const SiloReply<Family>& r : replies) total += r.values;
+      mean = total.mean() + entropy(toStandard(st));
+      se = std::sqrt((total.array() - total.mean()).square().sum() / static_cast<double>(ne - 1) /
+                     static_cast<double>(ne));
+    } catch (const std::runtime_error& e) {
+      result.events.push_back("round " + std::to_string(round) + ": the ELBO is not finite (" + e.what() + ")");
+    }
     result.counters.evaluationMessages += 2 * J;
     result.counters.rounds = round;
     support::TraceRecord rec;
     rec.round = round;
     rec.counters = result.counters;
-    rec.freeEnergy = mean + entropy(q);
-    rec.freeEnergyStandardError = std::sqrt(var / static_cast<double>(ne));
+    rec.freeEnergy = mean;
+    rec.freeEnergyStandardError = se;
+    if (std::isfinite(mean) && mean > best.elbo) {
+      best.st = st;
+      best.theta = theta;
+      best.locals.clear();
+      for (auto& s : silos) best.locals.push_back(s->localDim() > 0 ? s->conditional(st.m) : ConditionalGaussian{});
+      best.elbo = mean;
+      best.se = se;
+      best.round = round;
+      result.fellBack.clear();
+    } else if (!std::isfinite(mean) || mean < best.elbo - 4.0 * std::max(se, best.se)) {
+      std::ostringstream why;
+      why << "round " << round << ": the ELBO fell to " << mean << " from round " << best.round << "'s " << best.elbo;
+      if (!restoreBest(why.str())) {
+        result.fellBack = why.str() + ", with no way back (see the events)";
+        break;
+      }
+      rec.freeEnergy = best.elbo;  // q is round best.round's again
+      rec.freeEnergyStandardError = best.se;
+    }
+    const Standard q = toStandard(st);
     Eigen::MatrixXd cov;
     Eigen::VectorXd var0;
     Traits::exportMoments(before, cov, var0);
@@ -210,13 +286,12 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
     rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     result.trace.push_back(rec);
     result.rounds = round;
-    if (!std::isfinite(rec.freeEnergy))
-      result.events.push_back("round " + std::to_string(round) + ": the ELBO estimate is not finite");
     if (o.afterRound && o.afterRound(rec, q)) {
       result.stoppedEarly = true;
       break;
     }
   }
+  result.samples = samples;
   result.q = toStandard(st);
   result.theta = theta;
   for (std::size_t j = 0; j < J; ++j)

@@ -16,6 +16,13 @@
 // (Polyak-Ruppert), and the next round starts from the average with fresh white coordinates and
 // Adam states. The ELBO is estimated at the end of every round from fresh draws.
 //
+// Noise control: with many locals per silo the Monte Carlo noise of the gradient over q(z) grows
+// with their number (each local's term adds its own), and too few draws per iteration let the
+// iterates wander off (Six Cities with 4 draws: q(z)'s sds collapse). When a round's ELBO falls
+// below the best so far by more than 4 standard errors, or a gradient is not finite, the fit goes
+// back to the best round's q(z), theta and q(w_j | z) and doubles the draws per iteration (up to
+// maxSamples), and says so in `events`.
+//
 // Hyperparameters theta (the model's `hyper` block, unconstrained) are learned as point estimates
 // (empirical Bayes) by the same Adam steps, on E_q[grad_theta log p(y, z, w | theta)], unless
 // learnTheta is false.
@@ -35,10 +42,11 @@
 
 namespace pvi::algorithms {
 
-// xi for silo `silo` (0-based) at iteration `iteration` (1-based; 0 for the ELBO draws of a round
-// are not routed here): rows x n standard normals.
+// xi for silo `silo` (0-based): rows x n standard normals for `stream`, which is the iteration
+// (1-based) for a step, and kElboStream | round for the ELBO draws at the end of a round.
 using LocalNoise =
-    std::function<Eigen::MatrixXd(std::size_t iteration, std::size_t silo, Eigen::Index rows, Eigen::Index n)>;
+    std::function<Eigen::MatrixXd(std::uint64_t stream, std::size_t silo, Eigen::Index rows, Eigen::Index n)>;
+inline constexpr std::uint64_t kElboStream = std::uint64_t{1} << 63;
 
 template <class Family>
 struct SfviOptions {
@@ -49,10 +57,11 @@ struct SfviOptions {
   // 0.70 of Stan's with 0.05 throughout, 0.89 with 0.01); decaying it lets the first rounds travel
   // and the later ones settle.
   double learningRate = 0.05;
-  std::size_t samples = 4;               // draws of z per iteration (the paper: 1)
+  std::size_t samples = 4;       // draws of z per iteration (the paper: 1)
+  std::size_t maxSamples = 256;  // noise control's ceiling
   std::uint64_t seed = 1;
   std::size_t elboSamples = 64;
-  std::size_t threads = 1;  // silos run in parallel on this many threads
+  std::size_t threads = 1;    // silos run in parallel on this many threads
   std::vector<double> theta;  // the starting (or, without learnTheta, fixed) hyperparameters
   bool learnTheta = true;
   ConditionalShape localShape{true, true, false};
@@ -74,6 +83,10 @@ struct SfviResult {
   std::vector<std::string> events;
   std::size_t rounds = 0;
   bool stoppedEarly = false;  // afterRound asked to stop
+  std::size_t samples = 0;    // draws per iteration at the end (noise control may have raised it)
+  // The noise control went back to an earlier round's q and no later round beat it: q is that
+  // round's, and the fit has not converged (empty otherwise).
+  std::string fellBack;
   double seconds = 0.0;
 };
 

@@ -25,13 +25,20 @@ template <class Family>
 void SfviSilo<Family>::rebase(const Eigen::VectorXd& m, const Root& root, bool averaged) {
   if (localDim() == 0) return;
   if (averaged && averagedSteps_ > 0) white_ = averaged_;
-  const ConditionalGaussian current =
-      white_.size() > 0 ? fromWhite(origin_, white_, m) : reanchored(origin_.q0, m);
+  const ConditionalGaussian current = white_.size() > 0 ? fromWhite(origin_, white_, m) : reanchored(origin_.q0, m);
   origin_ = conditionalOrigin(current, root);
   white_ = Eigen::VectorXd::Zero(origin_.size);
   adam_ = optim::AdamState(origin_.size);
   averaging_ = false;
   averagedSteps_ = 0;
+}
+
+template <class Family>
+void SfviSilo<Family>::reset(const ConditionalGaussian& q, const Eigen::VectorXd& m, const Root& root) {
+  if (localDim() == 0) return;
+  origin_.q0 = q;
+  white_.resize(0);
+  rebase(m, root, false);
 }
 
 template <class Family>
@@ -66,9 +73,9 @@ SiloReply<Family> SfviSilo<Family>::step(const Eigen::VectorXd& m, const Root& r
     if (!grad.allFinite()) throw std::runtime_error("non-finite gradient over q(w | z)");
     optim::adamAscend(adam_, white_, grad, learningRate, settings_);
     if (averaging_) {
-      averaged_ = averagedSteps_ == 0 ? white_
-                                      : Eigen::VectorXd(averaged_ + (white_ - averaged_) /
-                                                                        static_cast<double>(averagedSteps_ + 1));
+      averaged_ = averagedSteps_ == 0
+                      ? white_
+                      : Eigen::VectorXd(averaged_ + (white_ - averaged_) / static_cast<double>(averagedSteps_ + 1));
       ++averagedSteps_;
     }
   }

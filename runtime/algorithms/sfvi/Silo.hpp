@@ -27,10 +27,10 @@ namespace pvi::algorithms {
 
 template <class Family>
 struct SiloReply {
-  Eigen::VectorXd gradZ;                      // d/dm
+  Eigen::VectorXd gradZ;                            // d/dm
   typename FamilyTraits<Family>::Curvature crossZ;  // d/dL (its lower triangle; the diagonal for mean-field)
-  Eigen::VectorXd gradTheta;                  // E[grad_theta f_j] (empty without hyperparameters)
-  Eigen::VectorXd values;                     // f_j + H(q(w_j | z)) at each draw
+  Eigen::VectorXd gradTheta;                        // E[grad_theta f_j] (empty without hyperparameters)
+  Eigen::VectorXd values;                           // f_j + H(q(w_j | z)) at each draw
 };
 
 template <class Family>
@@ -55,6 +55,8 @@ class SfviSilo {
   // were marked by startAveraging() becomes the current conditional first.
   void rebase(const Eigen::VectorXd& m, const Root& root, bool averaged);
   void startAveraging() { averaging_ = true; }
+  // Back to q(w_j | z) = q (a conditional kept from an earlier round), anchored at m.
+  void reset(const ConditionalGaussian& q, const Eigen::VectorXd& m, const Root& root);
 
   // q(w_j | z), anchored at m.
   ConditionalGaussian conditional(const Eigen::VectorXd& m) const;
