@@ -125,7 +125,10 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
   if (!(o.learningRate > 0.0)) throw FitConfigurationError("the learning rate must be positive");
 
   AlgorithmChoice c;
-  c.algorithm = o.algorithm == Algorithm::Sfvi ? Algorithm::Sfvi : Algorithm::Pvi;
+  // Auto: PVI without local latents; SFVI with them (its silos' q(w_j | z) follow z, its
+  // iterates are those of one silo holding all the data), until EP-mu lands.
+  const bool autoSfvi = o.algorithm == Algorithm::Auto && shape.localDim > 0;
+  c.algorithm = o.algorithm == Algorithm::Sfvi || autoSfvi ? Algorithm::Sfvi : Algorithm::Pvi;
   // Auto picks full only when its D x D matrices fit in memory too.
   const bool fullFits = !memory.exceededBy(familyStateNumbers(FamilyKind::Full, shape));
   c.family = o.family                                               ? *o.family
@@ -147,7 +150,15 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
 
   std::ostringstream why;
   if (c.algorithm == Algorithm::Sfvi) {
-    why << "sfvi as requested (" << familyName(c.family) << " Gaussian over " << shape.globalDim << " dimensions, ";
+    if (autoSfvi)
+      why << "sfvi: the model has local latents" << (shape.globalDim <= kSmallGlobalDim
+                                                          ? " (ep-mu would be preferred, but it is not implemented yet)"
+                                                      : o.roundBudget ? " (sfvi-avg would be preferred under a round "
+                                                                        "budget, but it is not implemented yet)"
+                                                                      : "");
+    else
+      why << "sfvi as requested";
+    why << " (" << familyName(c.family) << " Gaussian over " << shape.globalDim << " dimensions, ";
     if (shape.localDim > 0) why << localsName(c.locals) << " q(w | z), ";
     why << partitionsText(shape) << " as silos, up to " << c.rounds << " rounds of " << o.iterationsPerRound
         << " iterations)";

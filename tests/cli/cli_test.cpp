@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli_support.hpp"
 #include "runtime/diagnostics/ParetoKhat.hpp"
@@ -59,10 +59,10 @@ TEST(PvicRun, HierarchicalModelWritesEachPartitionsLocalsToItsOwnDirectory) {
   TempDir dir;
   const std::string ex = example("hierarchical_logistic");
   ProcessResult r = run(pvic() + " run " + ex + "/model.pvi --data " + ex + "/data.json --partition-data " + ex +
-              "/data_per_district.csv" + kQuick + " -o " + (dir.path / "fit.csv").string() + " --report " +
-              (dir.path / "report").string());
+                        "/data_per_district.csv" + kQuick + " -o " + (dir.path / "fit.csv").string() + " --report " +
+                        (dir.path / "report").string());
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  EXPECT_NE(r.out.find("local latents and 7 global dimensions"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sfvi: the model has local latents"), std::string::npos) << r.out;
   std::size_t partitions = 0;
   for (const fs::directory_entry& e : fs::directory_iterator(dir.path / "fit-locals")) {
     ++partitions;
@@ -100,8 +100,8 @@ TEST(PvicRun, NutsWritesChainFilesAndEachPartitionsLocals) {
   std::vector<output::StanCsvFile> chains;
   for (int c = 1; c <= 3; ++c) chains.push_back(output::readStanCsv(dir.path / ("fit_" + std::to_string(c) + ".csv")));
   for (const output::StanCsvFile& f : chains) {
-    EXPECT_EQ(f.columns, (std::vector<std::string>{"lp__", "accept_stat__", "stepsize__", "treedepth__",
-                                                   "n_leapfrog__", "divergent__", "energy__", "mu", "tau"}));
+    EXPECT_EQ(f.columns, (std::vector<std::string>{"lp__", "accept_stat__", "stepsize__", "treedepth__", "n_leapfrog__",
+                                                   "divergent__", "energy__", "mu", "tau"}));
     EXPECT_EQ(f.draws.rows(), 150);
     ASSERT_EQ(f.adaptations.size(), 1u);
     EXPECT_EQ(f.adaptations[0].inverseMetricDiagonal.size(), 2);  // the globals' block
@@ -144,9 +144,9 @@ TEST(PvicRun, NutsChainsThatDoNotMixFailTheFit) {
                                        "global { real mu; }\n"
                                        "model { mu ~ normal(0, 10); y ~ normal(mu * mu, 0.5); }\n";
   std::ofstream(dir.path / "d.csv") << "site,y\n1,25\n1,25.2\n2,24.9\n2,25.1\n";
-  ProcessResult r = run(pvic() + " run " + (dir.path / "m.pvi").string() + " --partition-data " +
-                        (dir.path / "d.csv").string() + " --algorithm nuts --seed 1 --progress never -o " +
-                        (dir.path / "fit.csv").string());
+  ProcessResult r =
+      run(pvic() + " run " + (dir.path / "m.pvi").string() + " --partition-data " + (dir.path / "d.csv").string() +
+          " --algorithm nuts --seed 1 --progress never -o " + (dir.path / "fit.csv").string());
   EXPECT_EQ(r.exitCode, 3) << r.err;
   EXPECT_NE(r.err.find("above 1.1: the chains did not mix"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("error: the fit failed"), std::string::npos) << r.err;
@@ -183,9 +183,9 @@ TEST(PvicRun, AFitThatRejectsEveryUpdateFailsAndWritesNothing) {
   TempDir dir;
   const std::string ex = example("six_cities");
   std::ofstream(dir.path / "data.json") << "{\"prior_sd\": 100}";
-  ProcessResult r = run(pvic() + " run " + ex + "/model.pvi --data " + (dir.path / "data.json").string() +
-                        " --partition-data " + ex + "/data_per_silo.csv --progress never -o " +
-                        (dir.path / "fit.csv").string());
+  ProcessResult r =
+      run(pvic() + " run " + ex + "/model.pvi --data " + (dir.path / "data.json").string() + " --partition-data " + ex +
+          "/data_per_silo.csv --algorithm pvi --progress never -o " + (dir.path / "fit.csv").string());
   EXPECT_EQ(r.exitCode, 3) << r.err;
   EXPECT_NE(r.err.find("the fit failed: every one of the 2 updates was rejected"), std::string::npos) << r.err;
   // Each rejection names the partition by its label and what was not finite, by name.
@@ -300,7 +300,7 @@ TEST(PvicRun, ANonFiniteModelNamesThePartition) {
   ProcessResult r = run(pvic() + " run " + ex + "/model.pvi --data " + ex + "/data.json --partition-data " +
                         (dir.path / "d.csv").string() + " --progress never -o " + (dir.path / "fit.csv").string());
   EXPECT_EQ(r.exitCode, 3) << r.err;
-  EXPECT_NE(r.err.find("partition '1' (factor 1)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("partition '1'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("the factor's log density is -inf"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir.path / "fit.csv"));
 }
@@ -441,9 +441,9 @@ TEST_F(BadInput, BadSamplerOptions) {
 }
 
 TEST_F(BadInput, UnimplementedAlgorithm) {
-  ProcessResult r = runWith(json() + csv() + " --algorithm sfvi");
+  ProcessResult r = runWith(json() + csv() + " --algorithm sfvi-avg");
   EXPECT_EQ(r.exitCode, 1);
-  EXPECT_NE(r.err.find("'sfvi' is not implemented yet"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'sfvi-avg' is not implemented yet"), std::string::npos) << r.err;
 }
 
 TEST_F(BadInput, UnknownAlgorithmIsAUsageError) {
@@ -454,7 +454,7 @@ TEST_F(BadInput, UnknownAlgorithmIsAUsageError) {
 
 TEST_F(BadInput, UnwritableOutput) {
   ProcessResult r = run(pvic() + " run " + ex + "/model.pvi" + kQuick + json() + csv() + " -o " +
-              (dir.path / "no" / "such" / "dir" / "fit.csv").string());
+                        (dir.path / "no" / "such" / "dir" / "fit.csv").string());
   EXPECT_EQ(r.exitCode, 4);
   EXPECT_NE(r.err.find("fit.csv"), std::string::npos) << r.err;
 }
@@ -496,12 +496,13 @@ TEST_F(BadInput, PartitionLabelThatCannotNameADirectory) {
   struct Case {
     std::string cell, shown;
   };
-  for (const Case& c : std::vector<Case>{{".", "\".\""},
-                                         {"..", "\"..\""},
-                                         {"a/b", "\"a/b\""},
-                                         {"../escape", "\"../escape\""},
-                                         {"\"line\nbreak\"", "\"line\\x0Abreak\""},
-                                         {std::string(300, 'd'), "\"" + std::string(60, 'd') + "...\" (300 characters)"}}) {
+  for (const Case& c :
+       std::vector<Case>{{".", "\".\""},
+                         {"..", "\"..\""},
+                         {"a/b", "\"a/b\""},
+                         {"../escape", "\"../escape\""},
+                         {"\"line\nbreak\"", "\"line\\x0Abreak\""},
+                         {std::string(300, 'd'), "\"" + std::string(60, 'd') + "...\" (300 characters)"}}) {
     std::string bad = text;
     bad.replace(row2, 1, c.cell);
     const std::string csv = write("p.csv", bad);

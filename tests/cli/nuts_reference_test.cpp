@@ -15,45 +15,10 @@
 #include <sstream>
 
 #include "cli_support.hpp"
+#include "reference_posterior.hpp"
 
 namespace pvi::test {
 namespace {
-
-struct Reference {
-  double mean, sd, mcse;
-};
-
-std::string unquote(std::string s) {
-  if (s.size() >= 2 && s.front() == '"') s = s.substr(1, s.size() - 2);
-  return s;
-}
-
-// name -> reference; `mcseColumn` names the MCSE column, or empty to derive it as sd / sqrt(n_eff).
-std::map<std::string, Reference> readReference(const std::string& file) {
-  std::ifstream in(std::string(PVI_SOURCE_DIR) + "/tests/reference/" + file);
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> header;
-  std::stringstream hs(line);
-  for (std::string f; std::getline(hs, f, ',');) header.push_back(unquote(f));
-  const auto index = [&](const std::string& name) {
-    for (std::size_t k = 0; k < header.size(); ++k)
-      if (header[k] == name) return k;
-    throw std::runtime_error(file + " has no column " + name);
-  };
-  std::map<std::string, Reference> out;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream ls(line);
-    for (std::string v; std::getline(ls, v, ',');) f.push_back(unquote(v));
-    if (f.size() != header.size()) continue;
-    Reference r{std::stod(f[index("mean")]), std::stod(f[index("sd")]), 0.0};
-    const bool hasMcse = std::find(header.begin(), header.end(), "mcse_mean") != header.end();
-    r.mcse = hasMcse ? std::stod(f[index("mcse_mean")]) : r.sd / std::sqrt(std::stod(f[index("n_eff")]));
-    out[f[0]] = r;
-  }
-  return out;
-}
 
 struct SamplingRun {
   ProcessResult process;
@@ -109,14 +74,14 @@ TEST_P(NutsReferenceExample, GlobalsMatchStansLongRun) {
   expectMatchesReference(r, readReference(c.reference));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    NutsReference, NutsReferenceExample,
-    ::testing::Values(ExampleCase{"Contraception", "hierarchical_logistic",
-                                  " --data @/data.json --partition-data @/data_per_district.csv",
-                                  "hierarchical_logistic.csv"},
-                      ExampleCase{"SixCities", "six_cities", " --data @/data.json --partition-data @/data_per_silo.csv",
-                                  "six_cities.csv"}),
-    [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(NutsReference, NutsReferenceExample,
+                         ::testing::Values(ExampleCase{"Contraception", "hierarchical_logistic",
+                                                       " --data @/data.json --partition-data @/data_per_district.csv",
+                                                       "hierarchical_logistic.csv"},
+                                           ExampleCase{"SixCities", "six_cities",
+                                                       " --data @/data.json --partition-data @/data_per_silo.csv",
+                                                       "six_cities.csv"}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 TEST(NutsReference, EightSchoolsNonCentred) {
   TempDir dir;

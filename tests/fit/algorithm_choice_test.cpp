@@ -24,19 +24,32 @@ TEST(AlgorithmChoice, NoLocalsGivesDampedSynchronousPvi) {
   EXPECT_NE(c.reason.find("synchronous"), std::string::npos) << c.reason;
 }
 
-TEST(AlgorithmChoice, LocalsGiveSequentialPviAndNameThePreferredAlgorithm) {
-  AlgorithmChoice small = chooseAlgorithm(shape(7, 60, 60), FitOptions{});
-  EXPECT_EQ(small.schedule, ScheduleKind::Sequential);
-  EXPECT_DOUBLE_EQ(small.damping, 1.0);
+TEST(AlgorithmChoice, LocalsGiveSfviAndNameThePreferredAlgorithm) {
+  ModelShape sixty = shape(7, 60, 60);
+  sixty.maxLocalDim = 1;
+  AlgorithmChoice small = chooseAlgorithm(sixty, FitOptions{});
+  EXPECT_EQ(small.algorithm, Algorithm::Sfvi);
+  EXPECT_EQ(small.locals, LocalsKind::Structured);  // 1 local per partition: L_j too
+  EXPECT_NE(small.reason.find("sfvi: the model has local latents"), std::string::npos) << small.reason;
   EXPECT_NE(small.reason.find("ep-mu"), std::string::npos) << small.reason;
-  AlgorithmChoice large = chooseAlgorithm(shape(50, 4, 40), FitOptions{});
-  EXPECT_NE(large.reason.find("sfvi"), std::string::npos) << large.reason;
+  ModelShape forty = shape(50, 4, 400);
+  forty.maxLocalDim = 100;
+  AlgorithmChoice large = chooseAlgorithm(forty, FitOptions{});
+  EXPECT_EQ(large.algorithm, Algorithm::Sfvi);
+  EXPECT_EQ(large.locals, LocalsKind::StructuredDiagonal);  // more than 64 locals in a partition
   EXPECT_EQ(large.reason.find("sfvi-avg"), std::string::npos) << large.reason;
   FitOptions budget;
   budget.roundBudget = 4;
-  AlgorithmChoice capped = chooseAlgorithm(shape(50, 4, 40), budget);
+  AlgorithmChoice capped = chooseAlgorithm(forty, budget);
   EXPECT_NE(capped.reason.find("sfvi-avg"), std::string::npos) << capped.reason;
   EXPECT_EQ(capped.rounds, 4u);
+  // PVI with locals, when asked for: sequential, undamped.
+  FitOptions pvi;
+  pvi.algorithm = Algorithm::Pvi;
+  AlgorithmChoice p = chooseAlgorithm(sixty, pvi);
+  EXPECT_EQ(p.algorithm, Algorithm::Pvi);
+  EXPECT_EQ(p.schedule, ScheduleKind::Sequential);
+  EXPECT_DOUBLE_EQ(p.damping, 1.0);
 }
 
 TEST(AlgorithmChoice, LargeGlobalDimensionUsesMeanField) {
@@ -60,7 +73,7 @@ TEST(AlgorithmChoice, ExplicitOptionsWin) {
 }
 
 TEST(AlgorithmChoice, UnimplementedAlgorithmsAndBadOptionsAreRefusedWithReasons) {
-  for (Algorithm a : {Algorithm::Sfvi, Algorithm::SfviAvg, Algorithm::Ep, Algorithm::EpEta, Algorithm::EpMu}) {
+  for (Algorithm a : {Algorithm::SfviAvg, Algorithm::Ep, Algorithm::EpEta, Algorithm::EpMu}) {
     FitOptions o;
     o.algorithm = a;
     try {
@@ -103,8 +116,7 @@ TEST(AlgorithmChoice, NutsSaysWhatItSamplesAndRefusesBadOptions) {
   o.algorithm = Algorithm::Nuts;
   const AlgorithmChoice c = chooseAlgorithm(shape(3, 2, 10), o);
   EXPECT_EQ(c.algorithm, Algorithm::Nuts);
-  EXPECT_NE(c.reason.find("4 chains of 300 warm-up and 1000 draws over 13 parameters"), std::string::npos)
-      << c.reason;
+  EXPECT_NE(c.reason.find("4 chains of 300 warm-up and 1000 draws over 13 parameters"), std::string::npos) << c.reason;
   const auto refusal = [](FitOptions bad) {
     try {
       chooseAlgorithm(shape(3, 2, 10), bad);

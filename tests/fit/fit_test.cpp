@@ -103,7 +103,7 @@ TEST(Fit, ConjugateRegressionReachesTheExactPosterior) {
       EXPECT_LT(std::abs(avg - exact[i]), 5 * se + 1e-12)
           << what << " " << i << ": average " << avg << ", exact " << exact[i] << ", se " << se;
       EXPECT_LT(sd, 0.25 * exactSd[i]) << what << " " << i << ": sd over seeds " << sd << ", posterior sd "
-                                        << exactSd[i];
+                                       << exactSd[i];
       std::cout << "[measured] fit " << what << " " << i << ": sd over seeds / posterior sd " << sd / exactSd[i]
                 << "\n";
     }
@@ -229,6 +229,7 @@ generated { real mu2 = mu * 2; }
   }
   CompiledModel m(c.jit->code(), c.lowered->info, DataBlock{}, std::move(parts), {"x", "y", "z"});
   FitOptions o;
+  o.algorithm = Algorithm::Pvi;
   o.rounds = 3;
   FitResult f = fitModel(m, o);
   EXPECT_EQ(f.choice.schedule, ScheduleKind::Sequential);

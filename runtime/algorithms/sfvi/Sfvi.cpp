@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <future>
 #include <limits>
 #include <memory>
@@ -102,7 +103,14 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
     if (pool) {
       std::vector<std::future<void>> done;
       for (std::size_t j = 0; j < J; ++j) done.push_back(pool->submit([&one, j] { one(j); }));
-      for (auto& f : done) f.get();
+      // Every task finishes before anything is rethrown: they use this frame's replies.
+      std::exception_ptr first;
+      for (auto& f : done) try {
+          f.get();
+        } catch (...) {
+          if (!first) first = std::current_exception();
+        }
+      if (first) std::rethrow_exception(first);
     } else {
       for (std::size_t j = 0; j < J; ++j) one(j);
     }

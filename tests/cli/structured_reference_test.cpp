@@ -1,0 +1,94 @@
+// The variational fits of hierarchical models against Stan's NUTS posteriors
+// (tests/reference/README.md): with the structured q(w_j | z) (runtime/families/ConditionalGaussian.hpp),
+// `pvic run` with its defaults (auto: sfvi) and `--algorithm pvi` must give every global's mean
+// within 0.1 reference sd and its sd within 15% of the reference's on the contraception example.
+// The summary's moments come from 10,000 draws of q, whose own error (0.01 sd in the mean, 0.7%
+// in the sd) is far inside those bounds; measured over seeds 1-5 the worst cells are 0.052 sd and
+// 0.924 (sfvi), 0.030 sd and 0.938 (pvi), both for tau (docs/fitting.md).
+//
+// Six Cities is the known hard case (4 binary observations per child: the children's conditional
+// posteriors are far from Gaussian): there the fit must either match or say it cannot be trusted
+// (Pareto k-hat above 0.7 with the warning), never pass silently.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "reference_posterior.hpp"
+
+namespace pvi::test {
+namespace {
+
+struct Fit {
+  ProcessResult process;
+  nlohmann::json summary;
+};
+
+Fit fit(const TempDir& dir, const std::string& example, const std::string& flags) {
+  const std::string ex = pvi::test::example(example);
+  std::string f = flags;
+  for (std::size_t at; (at = f.find("@/")) != std::string::npos;) f.replace(at, 1, ex);
+  Fit r;
+  r.process = run(pvic() + " run " + ex + "/model.pvi" + f + " --seed 1 --draws 10000 --progress never -o " +
+                  (dir.path / "fit.csv").string());
+  const auto path = dir.path / "fit-summary.json";
+  if (std::filesystem::exists(path)) r.summary = nlohmann::json::parse(slurp(path));
+  return r;
+}
+
+// The worst |mean error| in reference sds and the worst |log sd ratio|, printing every global.
+std::pair<double, double> compare(const Fit& r, const std::map<std::string, Reference>& reference,
+                                  const std::string& label) {
+  double meanErr = 0.0, sdErr = 0.0;
+  std::size_t compared = 0;
+  for (const auto& column : r.summary["parameters"]) {
+    const auto it = reference.find(column["name"].get<std::string>());
+    if (it == reference.end()) continue;
+    const double mean = column["mean"], sd = column["sd"];
+    const double e = (mean - it->second.mean) / it->second.sd, ratio = sd / it->second.sd;
+    std::cout << "[measured] " << label << " " << it->first << ": (mean - ref) / ref sd " << e << ", sd / ref sd "
+              << ratio << "\n";
+    meanErr = std::max(meanErr, std::abs(e));
+    sdErr = std::max(sdErr, std::abs(std::log(ratio)));
+    ++compared;
+  }
+  EXPECT_EQ(compared, reference.size()) << label << ": a global is missing from the summary";
+  return {meanErr, sdErr};
+}
+
+class Contraception : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(Contraception, GlobalsMatchStansLongRun) {
+  TempDir dir;
+  const Fit r = fit(dir, "hierarchical_logistic",
+                    std::string(" --data @/data.json --partition-data @/data_per_district.csv") + GetParam());
+  ASSERT_EQ(r.process.exitCode, 0) << r.process.err;
+  ASSERT_FALSE(r.summary.is_null()) << r.process.err;
+  const auto [meanErr, sdErr] = compare(r, readReference("hierarchical_logistic.csv"), GetParam());
+  EXPECT_LE(meanErr, 0.1);
+  EXPECT_LE(sdErr, -std::log(0.85));  // sd within 15%, on the side it errs (VI: too narrow)
+  EXPECT_EQ(r.process.err.find("warning"), std::string::npos) << r.process.err;
+  EXPECT_NE(r.process.out.find("converged"), std::string::npos) << r.process.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Structured, Contraception, ::testing::Values("", " --algorithm pvi"),
+                         [](const auto& info) { return std::string(*info.param ? "Pvi" : "Auto"); });
+
+TEST(SixCities, SfviMatchesOrSaysItCannotBeTrusted) {
+  TempDir dir;
+  const Fit r = fit(dir, "six_cities", " --data @/data.json --partition-data @/data_per_silo.csv");
+  ASSERT_EQ(r.process.exitCode, 0) << r.process.err;
+  ASSERT_FALSE(r.summary.is_null()) << r.process.err;
+  const auto [meanErr, sdErr] = compare(r, readReference("six_cities.csv"), "six cities");
+  const bool matches = meanErr <= 0.1 && sdErr <= -std::log(0.85);
+  const double khat = r.summary["pareto_khat"];
+  if (!matches) {
+    EXPECT_GT(khat, 0.7);
+    EXPECT_NE(r.process.err.find("do not trust this approximation"), std::string::npos) << r.process.err;
+  }
+}
+
+}  // namespace
+}  // namespace pvi::test
