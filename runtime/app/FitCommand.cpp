@@ -138,13 +138,6 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
   }
   if (options.algorithm == Algorithm::Nuts) return runSampling(program, lm, bound, fitCli, outCli, options);
   const CompiledModel& model = *bound.model;
-  // SFVI learns the hyperparameters (empirical Bayes); PVI holds them fixed.
-  if (model.hyperDim() > 0 && options.theta.empty() &&
-      chooseAlgorithm(shapeOf(model), options).algorithm != Algorithm::Sfvi)
-    std::cerr << program << ": warning: the " << model.hyperDim()
-              << " hyperparameter(s) are fixed at 0 on the unconstrained scale (pvi does not learn them yet; "
-                 "--algorithm sfvi does; set them with --theta)\n";
-
   FitResult result;
   const int fitted = fitWithProgress(
       program, fitCli,

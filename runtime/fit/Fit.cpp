@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <thread>
 
 #include "runtime/algorithms/pvi/LocalOptimiserAdam.hpp"
@@ -16,6 +17,9 @@
 #include "runtime/model/CompiledModel.hpp"
 #include "runtime/model/GaussianPriorProbe.hpp"
 #include "runtime/model/WithGaussianPrior.hpp"
+#include "runtime/model/WithHyperparameters.hpp"
+#include "runtime/optim/Adam.hpp"
+#include "runtime/support/Seeds.hpp"
 
 namespace pvi {
 
@@ -56,9 +60,20 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   if (fo.theta.size() != model.hyperDim())
     throw FitConfigurationError("the model has " + std::to_string(model.hyperDim()) + " hyperparameters, but " +
                                 std::to_string(fo.theta.size()) + " values were given");
+  // Hyperparameters not fixed by the user are learned (empirical Bayes, Appendix A of the PVI
+  // paper): the federation sees a model without them (WithHyperparameters), and after every
+  // round the M-step below moves theta on E_q[grad_theta log p(y, z, w | theta)], q held fixed.
+  const bool learnTheta = o.theta.empty() && model.hyperDim() > 0;
+  std::vector<double> theta = fo.theta;
+  std::optional<WithHyperparameters> hyper;
+  const FactorModel* base = &model;
+  if (learnTheta) {
+    hyper.emplace(model, theta);
+    base = &*hyper;
+  }
   // A compiled model cannot declare its prior Gaussian; when the probe finds it exactly Gaussian
-  // the server holds it exactly as factor 0 instead of refining it like a client.
-  const FactorModel* fitted = &model;
+  // (for every theta) the server holds it exactly as factor 0 instead of refining it like a client.
+  const FactorModel* fitted = base;
   std::optional<WithGaussianPrior> exact;
   std::string prior = "exact Gaussian prior, held by the server as factor 0";
   if (!model.gaussianPrior()) {
@@ -67,7 +82,7 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
     probeOptions.diagonalOnly = choice.family == FamilyKind::MeanField;
     PriorProbeResult probe = probeGaussianPrior(model, fo.theta, probeOptions);
     if (probe.prior) {
-      exact.emplace(model, *probe.prior);
+      exact.emplace(*base, *probe.prior);
       fitted = &*exact;
     } else {
       prior = "the prior is not Gaussian (" + probe.reason + "): the server refines it as factor 0";
@@ -77,7 +92,37 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
     prior =
         "the Gaussian prior has correlations the mean-field family cannot hold: the server refines it as "
         "factor 0";
+  if (learnTheta) fo.theta.clear();  // the model the federation sees has none
   federation::Federation<Family> federation = federation::makeFederation<Family>(*fitted, optimiser, fo);
+  optim::AdamState hyperAdam(static_cast<Eigen::Index>(model.hyperDim()));
+  // The M-step after round r: kHyperSteps Adam steps on theta at the current q(z) and q(w_j | z),
+  // each from o.samples fresh draws; theta becomes the average of the second half.
+  constexpr std::size_t kHyperSteps = 50;
+  const auto mStep = [&](std::size_t round) {
+    const auto q = toStandard(federation.server().posterior());
+    const auto root = reparamRoot(q);
+    Eigen::VectorXd t = Eigen::Map<const Eigen::VectorXd>(theta.data(), static_cast<Eigen::Index>(theta.size()));
+    Eigen::VectorXd average = Eigen::VectorXd::Zero(t.size());
+    for (std::size_t k = 1; k <= kHyperSteps; ++k) {
+      const std::vector<double> at(t.data(), t.data() + t.size());
+      std::mt19937_64 rng(support::deriveSeed(o.seed, 0x4e7aULL, round, k));
+      estimation::EstimationOptions eo{o.samples, false, nullptr, &at};
+      Eigen::VectorXd g =
+          estimation::estimateDerivatives<Family>(estimation::PriorLikelihood(model, at), q.m, root, nullptr, eo, rng)
+              .gradTheta;
+      for (std::size_t j = 0; j < model.numPartitions(); ++j) {
+        const auto& w = federation.client(j + 1).locals();
+        g += estimation::estimateDerivatives<Family>(estimation::PartitionLikelihood(model, j, at), q.m, root,
+                                                     w ? &*w : nullptr, eo, rng)
+                 .gradTheta;
+      }
+      if (!g.allFinite()) throw std::runtime_error("the gradient over the hyperparameters is not finite");
+      optim::adamAscend(hyperAdam, t, g, o.learningRate);
+      if (2 * k > kHyperSteps) average += t / static_cast<double>(kHyperSteps - kHyperSteps / 2);
+    }
+    theta.assign(average.data(), average.data() + average.size());
+    hyper->setTheta(theta);
+  };
 
   const std::size_t threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
   federation::FreeEnergyTracing tracing;
@@ -87,8 +132,8 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
 
   FitResult result;
   result.choice = choice;
-  result.theta = fo.theta;
-  result.prior = prior;
+  result.theta = theta;
+  result.prior = learnTheta ? prior + "; hyperparameters learned as point estimates (empirical Bayes)" : prior;
   result.start = "started from the prior (asked for)";
   if (o.laplaceStart) {
     federation::LaplaceStartOptions lo;
@@ -107,6 +152,7 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   // The whole schedule in one call; the observer sees every round as it ends.
   const federation::RoundObserver observer = [&](const support::TraceRecord& rec) {
     result.trace.push_back(rec);
+    if (learnTheta) mStep(rec.round);
     if (afterRound) afterRound(rec, choice);
     const auto q = toStandard(federation.server().posterior());
     Eigen::MatrixXd covariance;
@@ -141,6 +187,7 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
                 : plateaued       ? StopReason::ElboPlateau
                                   : StopReason::RoundLimit;
 
+  result.theta = theta;  // learned, or as given
   const auto q = toStandard(federation.server().posterior());
   GaussianPosterior posterior;
   posterior.mean = q.m;

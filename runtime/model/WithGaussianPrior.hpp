@@ -18,12 +18,13 @@ class WithGaussianPrior final : public FactorModel {
   size_t globalDim() const override { return model_.globalDim(); }
   size_t hyperDim() const override { return model_.hyperDim(); }
   size_t numPartitions() const override { return model_.numPartitions(); }
+  std::string partitionLabel(size_t partition) const override { return model_.partitionLabel(partition); }
   size_t localDim(size_t partition) const override { return model_.localDim(partition); }
   double priorLogDensity(const double* z, const double* theta, double* gradZ, double* gradTheta) const override {
     return model_.priorLogDensity(z, theta, gradZ, gradTheta);
   }
-  double partitionLogDensity(size_t partition, const double* z, const double* w, const double* theta,
-                             double* gradZ, double* gradW, double* gradTheta) const override {
+  double partitionLogDensity(size_t partition, const double* z, const double* w, const double* theta, double* gradZ,
+                             double* gradW, double* gradTheta) const override {
     return model_.partitionLogDensity(partition, z, w, theta, gradZ, gradW, gradTheta);
   }
   std::optional<GaussianPrior> gaussianPrior() const override { return prior_; }
