@@ -30,3 +30,4 @@
 #include "runtime/families/NaturalArithmetic.hpp"
 #include "runtime/families/StandardNormal.hpp"
 #include "runtime/families/Validity.hpp"
+#include "runtime/families/WassersteinBarycentre.hpp"
