@@ -113,7 +113,8 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
 
 AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, const MemoryLimit& memory) {
   if (o.algorithm == Algorithm::Nuts) return chooseNuts(shape, o, memory);
-  if (o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Pvi && o.algorithm != Algorithm::Sfvi)
+  if (o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Pvi && o.algorithm != Algorithm::Sfvi &&
+      o.algorithm != Algorithm::SfviAvg)
     throw FitConfigurationError(notImplemented(o.algorithm));
   if (o.damping != 0.0 && !(o.damping > 0.0 && o.damping <= 1.0))
     throw FitConfigurationError("damping must be in (0, 1], got " + std::to_string(o.damping));
@@ -127,8 +128,11 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
   AlgorithmChoice c;
   // Auto: PVI without local latents; SFVI with them (its silos' q(w_j | z) follow z, its
   // iterates are those of one silo holding all the data), until EP-mu lands.
+  // With a cap on the communication rounds (--round-budget), SFVI-Avg: m local steps per round.
   const bool autoSfvi = o.algorithm == Algorithm::Auto && shape.localDim > 0;
-  c.algorithm = o.algorithm == Algorithm::Sfvi || autoSfvi ? Algorithm::Sfvi : Algorithm::Pvi;
+  c.algorithm = o.algorithm == Algorithm::SfviAvg || (autoSfvi && o.roundBudget) ? Algorithm::SfviAvg
+                : o.algorithm == Algorithm::Sfvi || autoSfvi                     ? Algorithm::Sfvi
+                                                                                 : Algorithm::Pvi;
   // Auto picks full only when its D x D matrices fit in memory too.
   const bool fullFits = !memory.exceededBy(familyStateNumbers(FamilyKind::Full, shape));
   c.family = o.family                                               ? *o.family
@@ -149,19 +153,18 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
   if (o.roundBudget) c.rounds = std::min(c.rounds, *o.roundBudget);
 
   std::ostringstream why;
-  if (c.algorithm == Algorithm::Sfvi) {
+  if (c.algorithm == Algorithm::Sfvi || c.algorithm == Algorithm::SfviAvg) {
     if (autoSfvi)
-      why << "sfvi: the model has local latents" << (shape.globalDim <= kSmallGlobalDim
-                                                          ? " (ep-mu would be preferred, but it is not implemented yet)"
-                                                      : o.roundBudget ? " (sfvi-avg would be preferred under a round "
-                                                                        "budget, but it is not implemented yet)"
-                                                                      : "");
+      why << algorithmName(c.algorithm) << ": the model has local latents"
+          << (o.roundBudget ? " and the communication rounds are capped" : "")
+          << (shape.globalDim <= kSmallGlobalDim ? " (ep-mu would be preferred, but it is not implemented yet)" : "");
     else
-      why << "sfvi as requested";
+      why << algorithmName(c.algorithm) << " as requested";
     why << " (" << familyName(c.family) << " Gaussian over " << shape.globalDim << " dimensions, ";
     if (shape.localDim > 0) why << localsName(c.locals) << " q(w | z), ";
     why << partitionsText(shape) << " as silos, up to " << c.rounds << " rounds of " << o.iterationsPerRound
-        << " iterations)";
+        << (c.algorithm == Algorithm::SfviAvg ? " local steps, one message each way per silo per round)"
+                                              : " iterations)");
     c.reason = why.str();
     return c;
   }

@@ -1,4 +1,5 @@
-// `--algorithm sfvi`: SFVI (algorithms/sfvi/Sfvi.hpp) over the model's partitions as silos, with
+// `--algorithm sfvi` and `sfvi-avg`: SFVI (algorithms/sfvi/Sfvi.hpp) or SFVI-Avg (SfviAvg.hpp)
+// over the model's partitions as silos, with
 // the structured q(w_j | z) of AlgorithmChoice::locals, hyperparameters learned unless --theta
 // fixes them, and the stopping rule and verdicts of the variational fits (StoppingRule.hpp,
 // Convergence.hpp).
@@ -6,6 +7,7 @@
 #include <thread>
 
 #include "runtime/algorithms/sfvi/Sfvi.hpp"
+#include "runtime/algorithms/sfvi/SfviAvg.hpp"
 #include "runtime/families/Family.hpp"
 #include "runtime/fit/Convergence.hpp"
 #include "runtime/fit/Fit.hpp"
@@ -47,10 +49,13 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
     plateaued = stopping.update(rec, q.m, (variances.size() ? variances : covariance.diagonal()).cwiseSqrt());
     return plateaued;
   };
-  const algorithms::SfviResult<Family> r = algorithms::runSfvi<Family>(model, so);
+  const algorithms::SfviResult<Family> r = choice.algorithm == Algorithm::SfviAvg
+                                               ? algorithms::runSfviAvg<Family>(model, so)
+                                               : algorithms::runSfvi<Family>(model, so);
 
   result.theta = r.theta;
-  result.prior = "the server evaluates log p(z, theta) at every draw (sfvi)";
+  result.prior =
+      std::string("the server evaluates log p(z, theta) at every draw (") + algorithmName(choice.algorithm) + ")";
   result.start = "started at N(0, I) on the unconstrained scale, every q(w | z) at N(0, I)";
   if (model.hyperDim() > 0)
     result.prior += so.learnTheta ? "; hyperparameters learned as point estimates (empirical Bayes)"

@@ -49,8 +49,12 @@ CompiledModel::CompiledModel(const pvi_model_code& code, const DataSchema& schem
 CompiledModel::CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlock shared,
                              std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels,
                              DataLocator locator)
-    : code_(code), info_(std::move(info)), labels_(std::move(partitionLabels)), locator_(std::move(locator)),
-      shared_(std::move(shared)), partitions_(std::move(partitions)) {
+    : code_(code),
+      info_(std::move(info)),
+      labels_(std::move(partitionLabels)),
+      locator_(std::move(locator)),
+      shared_(std::move(shared)),
+      partitions_(std::move(partitions)) {
   validate();
   // Concrete shapes, from the data (the shapes functions read no parameters). Every size is
   // checked against the memory limit before anything of that size is allocated.
@@ -100,6 +104,14 @@ CompiledModel::CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlo
 
 std::string CompiledModel::partitionLabel(size_t partition) const {
   return partition < labels_.size() ? labels_[partition] : std::to_string(partition + 1);
+}
+
+double CompiledModel::partitionObservations(size_t partition) const {
+  const DataBlock& block = partitions_.at(partition);
+  std::size_t rows = 1;
+  for (std::size_t k = 0; k < info_.data.partition.size() && k < block.size(); ++k)
+    if (info_.data.partition[k].rank() == 1) rows = std::max(rows, block.length(k));
+  return static_cast<double>(rows);
 }
 
 namespace {
@@ -200,8 +212,7 @@ void CompiledModel::validate() const {
   if (!partitions_.empty() && code_.partition_value == nullptr)
     throw DataError("the model has no partition, but data for " + std::to_string(partitions_.size()) +
                     " partitions were given");
-  validateBlock(schema.shared, shared_, nullptr, code_.shared_counts, code_.shared_check, "data",
-                kSharedBlock);
+  validateBlock(schema.shared, shared_, nullptr, code_.shared_counts, code_.shared_check, "data", kSharedBlock);
   for (size_t j = 0; j < partitions_.size(); ++j) {
     validateBlock(schema.partition, partitions_[j], partitions_[j].pointers(), code_.partition_counts,
                   code_.partition_check, "data per " + schema.partitionName + " " + partitionLabel(j), j);

@@ -59,7 +59,6 @@ class CompiledModel : public FactorModel {
   double partitionLogDensity(size_t partition, const double* z, const double* w, const double* theta, double* gradZ,
                              double* gradW, double* gradTheta) const override;
 
-
   const ModelInfo& info() const { return info_; }
   const std::vector<std::string>& partitionLabels() const { return labels_; }
 
@@ -80,6 +79,8 @@ class CompiledModel : public FactorModel {
   // sizes read no data.
   std::string sizeOrigins(const VariableInfo& variable, size_t partition) const;
   std::string partitionLabel(size_t partition) const override;  // as given, or 1, 2, ...
+  // The length of the partition's longest one-dimensional data variable (its rows), or 1.
+  double partitionObservations(size_t partition) const override;
 
   // The generated maps between spaces, laid out as the layouts above say. unconstrainGlobals
   // takes constrained globals then hyperparameters and returns z then theta; it throws
@@ -89,12 +90,11 @@ class CompiledModel : public FactorModel {
   std::vector<double> constrainLocals(size_t partition, const double* w) const;
   std::vector<double> unconstrainLocals(size_t partition, const double* constrained) const;
   std::vector<double> generateShared(const double* z, const double* theta) const;
-  std::vector<double> generatePartition(size_t partition, const double* z, const double* w,
-                                        const double* theta) const;
+  std::vector<double> generatePartition(size_t partition, const double* z, const double* w, const double* theta) const;
 
  private:
-  std::vector<double> output(pvi_output_fn fn, pvi_dims_fn size, const double* z, const double* w,
-                             const double* theta, const void* const* part) const;
+  std::vector<double> output(pvi_output_fn fn, pvi_dims_fn size, const double* z, const double* w, const double* theta,
+                             const void* const* part) const;
   std::vector<double> runOutput(pvi_output_fn fn, size_t n, const double* z, const double* w, const double* theta,
                                 const void* const* part) const;
   void validate() const;

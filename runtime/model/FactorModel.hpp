@@ -31,6 +31,9 @@ class FactorModel {
   // How messages name partition j: its label from the data, or j + 1.
   virtual std::string partitionLabel(size_t partition) const { return std::to_string(partition + 1); }
   virtual size_t localDim(size_t /*partition*/) const { return 0; }  // dim w_j
+  // How many observations partition j holds, for algorithms that weight a partition by its share
+  // of the data (SFVI-Avg's N / N_j); 1 when the model cannot tell (every partition alike).
+  virtual double partitionObservations(size_t /*partition*/) const { return 1.0; }
 
   // log p(z, theta), including the log-Jacobians of the transforms of the globals and
   // hyperparameters. When a gradient pointer is not null, the gradient is written there.

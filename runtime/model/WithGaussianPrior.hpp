@@ -20,6 +20,7 @@ class WithGaussianPrior final : public FactorModel {
   size_t numPartitions() const override { return model_.numPartitions(); }
   std::string partitionLabel(size_t partition) const override { return model_.partitionLabel(partition); }
   size_t localDim(size_t partition) const override { return model_.localDim(partition); }
+  double partitionObservations(size_t partition) const override { return model_.partitionObservations(partition); }
   double priorLogDensity(const double* z, const double* theta, double* gradZ, double* gradTheta) const override {
     return model_.priorLogDensity(z, theta, gradZ, gradTheta);
   }

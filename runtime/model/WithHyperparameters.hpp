@@ -23,6 +23,7 @@ class WithHyperparameters final : public FactorModel {
   size_t numPartitions() const override { return model_.numPartitions(); }
   std::string partitionLabel(size_t partition) const override { return model_.partitionLabel(partition); }
   size_t localDim(size_t partition) const override { return model_.localDim(partition); }
+  double partitionObservations(size_t partition) const override { return model_.partitionObservations(partition); }
   double priorLogDensity(const double* z, const double*, double* gradZ, double*) const override {
     return model_.priorLogDensity(z, theta_.data(), gradZ, nullptr);
   }

@@ -441,9 +441,9 @@ TEST_F(BadInput, BadSamplerOptions) {
 }
 
 TEST_F(BadInput, UnimplementedAlgorithm) {
-  ProcessResult r = runWith(json() + csv() + " --algorithm sfvi-avg");
+  ProcessResult r = runWith(json() + csv() + " --algorithm ep-mu");
   EXPECT_EQ(r.exitCode, 1);
-  EXPECT_NE(r.err.find("'sfvi-avg' is not implemented yet"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'ep-mu' is not implemented yet"), std::string::npos) << r.err;
 }
 
 TEST_F(BadInput, UnknownAlgorithmIsAUsageError) {

@@ -41,7 +41,10 @@ TEST(AlgorithmChoice, LocalsGiveSfviAndNameThePreferredAlgorithm) {
   FitOptions budget;
   budget.roundBudget = 4;
   AlgorithmChoice capped = chooseAlgorithm(forty, budget);
-  EXPECT_NE(capped.reason.find("sfvi-avg"), std::string::npos) << capped.reason;
+  EXPECT_EQ(capped.algorithm, Algorithm::SfviAvg);
+  EXPECT_NE(capped.reason.find("sfvi-avg: the model has local latents and the communication rounds are capped"),
+            std::string::npos)
+      << capped.reason;
   EXPECT_EQ(capped.rounds, 4u);
   // PVI with locals, when asked for: sequential, undamped.
   FitOptions pvi;
@@ -73,7 +76,7 @@ TEST(AlgorithmChoice, ExplicitOptionsWin) {
 }
 
 TEST(AlgorithmChoice, UnimplementedAlgorithmsAndBadOptionsAreRefusedWithReasons) {
-  for (Algorithm a : {Algorithm::SfviAvg, Algorithm::Ep, Algorithm::EpEta, Algorithm::EpMu}) {
+  for (Algorithm a : {Algorithm::Ep, Algorithm::EpEta, Algorithm::EpMu}) {
     FitOptions o;
     o.algorithm = a;
     try {

@@ -39,9 +39,8 @@ TEST(WassersteinBarycentre, OneDimensionAveragesTheSds) {
 TEST(WassersteinBarycentre, CommutingCovariancesAverageTheirRootsInTheCommonBasis) {
   std::mt19937_64 rng(3);
   std::normal_distribution<double> n(0.0, 1.0);
-  const Eigen::MatrixXd U = Eigen::HouseholderQR<Eigen::MatrixXd>(Eigen::MatrixXd::NullaryExpr(4, 4, [&] {
-                              return n(rng);
-                            })).householderQ();
+  const Eigen::MatrixXd U =
+      Eigen::HouseholderQR<Eigen::MatrixXd>(Eigen::MatrixXd::NullaryExpr(4, 4, [&] { return n(rng); })).householderQ();
   std::vector<FullStandard> qs;
   Eigen::VectorXd rootMean = Eigen::VectorXd::Zero(4);
   for (int j = 0; j < 3; ++j) {

@@ -1,0 +1,88 @@
+#include "runtime/algorithms/sfvi/GlobalStep.hpp"
+
+#include <random>
+#include <stdexcept>
+#include <utility>
+
+#include "runtime/algorithms/pvi/LocalGradient.hpp"
+#include "runtime/families/Family.hpp"
+
+namespace pvi::algorithms {
+
+template <class Family>
+GlobalStep<Family>::GlobalStep(const Standard& q, std::vector<double> theta, bool learnTheta)
+    : learnTheta_(learnTheta && !theta.empty()) {
+  reset(toStable(q), std::move(theta));
+}
+
+template <class Family>
+void GlobalStep<Family>::reset(const Stable& q, std::vector<double> theta) {
+  st_ = q;
+  theta_ = std::move(theta);
+  origin_ = whiteningOrigin(st_);
+  white_ = whiteOrigin(origin_);
+  nz_ = static_cast<Eigen::Index>(stableSize(st_));
+  const auto h = static_cast<Eigen::Index>(theta_.size());
+  params_ = Eigen::VectorXd::Zero(nz_ + (learnTheta_ ? h : 0));
+  if (learnTheta_) params_.tail(h) = Eigen::Map<const Eigen::VectorXd>(theta_.data(), h);
+  adam_ = optim::AdamState(params_.size());
+  averagedSteps_ = 0;
+}
+
+template <class Family>
+typename GlobalStep<Family>::Root GlobalStep<Family>::root() const {
+  if constexpr (FamilyTraits<Family>::denseCurvature)
+    return choleskyFactor(st_);
+  else
+    return standardDeviations(st_);
+}
+
+template <class Family>
+estimation::ExpectedDerivatives<Family> GlobalStep<Family>::priorTerm(const estimation::LocalLikelihood& prior,
+                                                                      const Eigen::MatrixXd& eps) const {
+  estimation::EstimationOptions o;
+  o.preferExact = false;
+  o.eps = &eps;
+  o.theta = theta_.empty() ? nullptr : &theta_;
+  std::mt19937_64 unused(0);  // every normal is given
+  return estimation::estimateDerivatives<Family>(prior, st_.m, root(), nullptr, o, unused);
+}
+
+template <class Family>
+void GlobalStep<Family>::unpack() {
+  unflattenStable(params_.head(nz_), white_);
+  st_ = fromWhite(origin_, white_);
+  if (learnTheta_)
+    for (std::size_t i = 0; i < theta_.size(); ++i) theta_[i] = params_[nz_ + static_cast<Eigen::Index>(i)];
+}
+
+template <class Family>
+void GlobalStep<Family>::ascend(const estimation::ExpectedDerivatives<Family>& e, double rate, bool average) {
+  Eigen::VectorXd grad(params_.size());
+  flattenStable(whiteGradientOf(origin_, white_, st_, root(), e, Family::Natural::flat(st_.m.size())), grad.head(nz_));
+  if (learnTheta_) grad.tail(grad.size() - nz_) = e.gradTheta;
+  if (!grad.allFinite()) throw std::runtime_error("non-finite gradient of the ELBO");
+  optim::adamAscend(adam_, params_, grad, rate);
+  if (average) {
+    averaged_ = averagedSteps_ == 0
+                    ? params_
+                    : Eigen::VectorXd(averaged_ + (params_ - averaged_) / static_cast<double>(averagedSteps_ + 1));
+    ++averagedSteps_;
+  }
+  unpack();
+}
+
+template <class Family>
+void GlobalStep<Family>::settle() {
+  if (averagedSteps_ > 0) {
+    params_ = averaged_;
+    unpack();
+  }
+  reset(st_, theta_);
+}
+
+#define PVI_INSTANTIATE(F) template class GlobalStep<F>;
+PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
+#undef PVI_INSTANTIATE
+
+}  // namespace pvi::algorithms

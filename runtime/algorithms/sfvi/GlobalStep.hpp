@@ -1,0 +1,59 @@
+#pragma once
+// The global half of SFVI's updates, shared by SFVI's server and SFVI-Avg's silos: q(z) and the
+// hyperparameters theta, ascended by Adam on the ELBO's gradient in white coordinates relative to
+// q(z) at the start of the round (algorithms/pvi/WhitenedCoordinates.hpp), with Polyak averaging
+// of the iterates the caller marks, and the term of the ELBO that belongs to the globals:
+// log p(z, theta) at the draws, and H(q(z)) (whiteGradientOf adds its sticking-the-landing part).
+#include <Eigen/Core>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "runtime/algorithms/pvi/WhitenedCoordinates.hpp"
+#include "runtime/estimation/Expectations.hpp"
+#include "runtime/estimation/LocalLikelihood.hpp"
+#include "runtime/optim/Adam.hpp"
+
+namespace pvi::algorithms {
+
+template <class Family>
+class GlobalStep {
+ public:
+  using Stable = typename Family::Stable;
+  using Standard = typename Family::Standard;
+  using Root = typename FamilyTraits<Family>::Root;
+
+  GlobalStep(const Standard& q, std::vector<double> theta, bool learnTheta);
+
+  Standard standard() const { return toStandard(st_); }
+  const Stable& stable() const { return st_; }
+  const Eigen::VectorXd& mean() const { return st_.m; }
+  Root root() const;
+  const std::vector<double>& theta() const { return theta_; }
+
+  // log p(z, theta) at z = m + root eps (and its gradients over m, L and theta), from `prior`.
+  estimation::ExpectedDerivatives<Family> priorTerm(const estimation::LocalLikelihood& prior,
+                                                    const Eigen::MatrixXd& eps) const;
+  // One Adam step of size `rate` on the ELBO whose gradient terms e holds (the prior's and the
+  // silos' summed; eps moments from priorTerm); with `average`, the iterate joins the average.
+  // Throws std::runtime_error when the gradient is not finite.
+  void ascend(const estimation::ExpectedDerivatives<Family>& e, double rate, bool average);
+  // The end of a round: the average (if any) becomes the iterate; fresh white coordinates and Adam.
+  void settle();
+  // Start over at q and theta (a new round from the server, or the noise control's fallback).
+  void reset(const Stable& q, std::vector<double> theta);
+
+ private:
+  void unpack();
+  bool learnTheta_;
+  Stable st_;
+  std::vector<double> theta_;
+  decltype(whiteningOrigin(std::declval<Stable>())) origin_;
+  Stable white_;
+  Eigen::Index nz_ = 0;
+  Eigen::VectorXd params_, averaged_;
+  std::size_t averagedSteps_ = 0;
+  optim::AdamState adam_;
+};
+
+}  // namespace pvi::algorithms
