@@ -76,6 +76,21 @@ TEST_P(Contraception, GlobalsMatchStansLongRun) {
 INSTANTIATE_TEST_SUITE_P(Structured, Contraception, ::testing::Values("", " --algorithm pvi"),
                          [](const auto& info) { return std::string(*info.param ? "Pvi" : "Auto"); });
 
+// Nested groups: the same model with the 60 districts grouped into 10 silos of 6 (their
+// intercepts a vector local per silo) has the same posterior (examples/hierarchical_logistic/nested).
+TEST(NestedGroups, TenSilosOfSixDistrictsMatchStansLongRun) {
+  TempDir dir;
+  const std::string ex = example("hierarchical_logistic");
+  const ProcessResult p =
+      run(pvic() + " run " + ex + "/nested/model.pvi --data " + ex + "/data.json --partition-data " + ex +
+          "/nested/data_per_silo_10.csv --seed 1 --draws 10000 --progress never -o " + (dir.path / "fit.csv").string());
+  ASSERT_EQ(p.exitCode, 0) << p.err;
+  Fit r{p, nlohmann::json::parse(slurp(dir.path / "fit-summary.json"))};
+  const auto [meanErr, sdErr] = compare(r, readReference("hierarchical_logistic.csv"), "10 silos");
+  EXPECT_LE(meanErr, 0.1);
+  EXPECT_LE(sdErr, -std::log(0.85));
+}
+
 TEST(SixCities, SfviMatchesOrSaysItCannotBeTrusted) {
   TempDir dir;
   const Fit r = fit(dir, "six_cities", " --data @/data.json --partition-data @/data_per_silo.csv");
