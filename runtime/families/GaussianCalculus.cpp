@@ -21,6 +21,12 @@ Eigen::VectorXd reparamRoot(const MeanFieldStandard& q) {
   return q.var.array().sqrt().matrix();
 }
 
+Eigen::MatrixXd reparamRoot(const FullStable& q) { return choleskyFactor(q); }
+Eigen::VectorXd reparamRoot(const MeanFieldStable& q) { return standardDeviations(q); }
+
+Eigen::VectorXd marginalSds(const FullStandard& q) { return q.S.diagonal().cwiseSqrt(); }
+Eigen::VectorXd marginalSds(const MeanFieldStandard& q) { return q.var.cwiseSqrt(); }
+
 Eigen::MatrixXd reparamDraws(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const Eigen::MatrixXd& eps) {
   Eigen::MatrixXd z = L.triangularView<Eigen::Lower>() * eps;
   z.colwise() += m;

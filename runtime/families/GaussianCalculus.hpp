@@ -97,6 +97,12 @@ using Curvature = typename FamilyTraits<Family>::Curvature;
 // Throw std::invalid_argument when q is not a valid distribution.
 Eigen::MatrixXd reparamRoot(const FullStandard& q);
 Eigen::VectorXd reparamRoot(const MeanFieldStandard& q);
+// The same from stable parameters (always valid): the Cholesky factor, or exp(log sd).
+Eigen::MatrixXd reparamRoot(const FullStable& q);
+Eigen::VectorXd reparamRoot(const MeanFieldStable& q);
+// The marginal standard deviations of the coordinates.
+Eigen::VectorXd marginalSds(const FullStandard& q);
+Eigen::VectorXd marginalSds(const MeanFieldStandard& q);
 // Columns z_i = m + L eps_i of a D x n matrix of draws.
 Eigen::MatrixXd reparamDraws(const Eigen::VectorXd& m, const Eigen::MatrixXd& L, const Eigen::MatrixXd& eps);
 Eigen::MatrixXd reparamDraws(const Eigen::VectorXd& m, const Eigen::VectorXd& sd, const Eigen::MatrixXd& eps);

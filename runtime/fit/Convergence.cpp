@@ -22,6 +22,16 @@ bool finitePosterior(const FittedPosterior& p) {
 
 }  // namespace
 
+void settleVerdict(FitResult& fit, std::size_t maxRounds) {
+  fit.elbo = fit.trace.empty()
+                 ? estimation::Estimate{}
+                 : estimation::Estimate{fit.trace.back().freeEnergy, fit.trace.back().freeEnergyStandardError};
+  const ConvergenceVerdict verdict = judgeConvergence(fit, maxRounds);
+  fit.converged = verdict.converged;
+  fit.usable = verdict.usable;
+  fit.status = verdict.summary;
+}
+
 ConvergenceVerdict judgeConvergence(const FitResult& fit, std::size_t maxRounds) {
   ConvergenceVerdict v;
   const double elbo = fit.elbo.value;

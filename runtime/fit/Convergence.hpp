@@ -30,4 +30,8 @@ struct ConvergenceVerdict {
 // the round limit it ran under.
 ConvergenceVerdict judgeConvergence(const FitResult& fit, std::size_t maxRounds);
 
+// The end of a variational fit: its ELBO is the last round's estimate, and converged, usable and
+// status are judgeConvergence's.
+void settleVerdict(FitResult& fit, std::size_t maxRounds);
+
 }  // namespace pvi

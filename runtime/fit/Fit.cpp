@@ -19,6 +19,7 @@
 #include "runtime/model/WithGaussianPrior.hpp"
 #include "runtime/model/WithHyperparameters.hpp"
 #include "runtime/optim/Adam.hpp"
+#include "runtime/optim/RunningMean.hpp"
 #include "runtime/support/Seeds.hpp"
 
 namespace pvi {
@@ -101,26 +102,27 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   const auto mStep = [&](std::size_t round) {
     const auto q = toStandard(federation.server().posterior());
     const auto root = reparamRoot(q);
+    // The terms at the model's own hyperparameters; each step evaluates them at `at` instead.
+    const estimation::PriorLikelihood priorTerm(model, theta);
+    std::vector<estimation::PartitionLikelihood> terms;
+    terms.reserve(model.numPartitions());
+    for (std::size_t j = 0; j < model.numPartitions(); ++j) terms.emplace_back(model, j, theta);
     Eigen::VectorXd t = Eigen::Map<const Eigen::VectorXd>(theta.data(), static_cast<Eigen::Index>(theta.size()));
-    Eigen::VectorXd average = Eigen::VectorXd::Zero(t.size());
+    optim::RunningMean average;
     for (std::size_t k = 1; k <= kHyperSteps; ++k) {
       const std::vector<double> at(t.data(), t.data() + t.size());
       std::mt19937_64 rng(support::deriveSeed(o.seed, 0x4e7aULL, round, k));
       estimation::EstimationOptions eo{o.samples, false, nullptr, &at};
-      Eigen::VectorXd g =
-          estimation::estimateDerivatives<Family>(estimation::PriorLikelihood(model, at), q.m, root, nullptr, eo, rng)
-              .gradTheta;
-      for (std::size_t j = 0; j < model.numPartitions(); ++j) {
+      Eigen::VectorXd g = estimation::estimateDerivatives<Family>(priorTerm, q.m, root, nullptr, eo, rng).gradTheta;
+      for (std::size_t j = 0; j < terms.size(); ++j) {
         const auto& w = federation.client(j + 1).locals();
-        g += estimation::estimateDerivatives<Family>(estimation::PartitionLikelihood(model, j, at), q.m, root,
-                                                     w ? &*w : nullptr, eo, rng)
-                 .gradTheta;
+        g += estimation::estimateDerivatives<Family>(terms[j], q.m, root, w ? &*w : nullptr, eo, rng).gradTheta;
       }
       if (!g.allFinite()) throw std::runtime_error("the gradient over the hyperparameters is not finite");
       optim::adamAscend(hyperAdam, t, g, o.learningRate);
-      if (2 * k > kHyperSteps) average += t / static_cast<double>(kHyperSteps - kHyperSteps / 2);
+      if (2 * k > kHyperSteps) average.add(t);
     }
-    theta.assign(average.data(), average.data() + average.size());
+    theta.assign(average.mean().data(), average.mean().data() + average.mean().size());
     hyper->setTheta(theta);
   };
 
@@ -155,10 +157,7 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
     if (learnTheta) mStep(rec.round);
     if (afterRound) afterRound(rec, choice);
     const auto q = toStandard(federation.server().posterior());
-    Eigen::MatrixXd covariance;
-    Eigen::VectorXd variances;
-    FamilyTraits<Family>::exportMoments(q, covariance, variances);
-    plateaued = stopping.update(rec, q.m, (variances.size() ? variances : covariance.diagonal()).cwiseSqrt());
+    plateaued = stopping.update(rec, q.m, marginalSds(q));
     return plateaued;
   };
   federation::RunSummary summary;
@@ -188,25 +187,15 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
                                   : StopReason::RoundLimit;
 
   result.theta = theta;  // learned, or as given
-  const auto q = toStandard(federation.server().posterior());
-  GaussianPosterior posterior;
-  posterior.mean = q.m;
-  FamilyTraits<Family>::exportMoments(q, posterior.covariance, posterior.variances);
+  std::vector<ConditionalGaussian> locals;
   for (std::size_t k = 1; k <= federation.numClients(); ++k) {
-    LocalPosterior lp;
-    if (const auto& w = federation.client(k).locals()) lp = localPosterior(*w, posterior);
-    posterior.locals.push_back(std::move(lp));
+    const auto& w = federation.client(k).locals();
+    locals.push_back(w ? *w : ConditionalGaussian{});
   }
-  result.posterior = std::move(posterior);
-  result.elbo = result.trace.empty()
-                    ? estimation::Estimate{}
-                    : estimation::Estimate{result.trace.back().freeEnergy, result.trace.back().freeEnergyStandardError};
+  result.posterior = gaussianPosterior(toStandard(federation.server().posterior()), locals);
   result.counters = federation.server().counters();
   for (const std::string& e : federation.server().trace().events()) result.events.push_back(withGlobalNames(e, model));
-  const ConvergenceVerdict verdict = judgeConvergence(result, choice.rounds);
-  result.converged = verdict.converged;
-  result.usable = verdict.usable;
-  result.status = verdict.summary;
+  settleVerdict(result, choice.rounds);
   return result;
 }
 

@@ -43,10 +43,7 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   so.afterRound = [&](const support::TraceRecord& rec, const typename Family::Standard& q) {
     result.trace.push_back(rec);
     if (afterRound) afterRound(rec, choice);
-    Eigen::MatrixXd covariance;
-    Eigen::VectorXd variances;
-    FamilyTraits<Family>::exportMoments(q, covariance, variances);
-    plateaued = stopping.update(rec, q.m, (variances.size() ? variances : covariance.diagonal()).cwiseSqrt());
+    plateaued = stopping.update(rec, q.m, marginalSds(q));
     return plateaued;
   };
   const algorithms::SfviResult<Family> r = choice.algorithm == Algorithm::SfviAvg
@@ -63,21 +60,14 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   result.rounds = r.rounds;
   result.seconds = r.seconds;
   result.stop = plateaued ? StopReason::ElboPlateau : StopReason::RoundLimit;
-  GaussianPosterior posterior;
-  posterior.mean = r.q.m;
-  FamilyTraits<Family>::exportMoments(r.q, posterior.covariance, posterior.variances);
-  for (const ConditionalGaussian& qw : r.locals)
-    posterior.locals.push_back(qw.dim() > 0 ? localPosterior(qw, posterior) : LocalPosterior{});
-  result.posterior = std::move(posterior);
-  result.elbo = result.trace.empty()
-                    ? estimation::Estimate{}
-                    : estimation::Estimate{result.trace.back().freeEnergy, result.trace.back().freeEnergyStandardError};
+  result.posterior = gaussianPosterior(r.q, r.locals);
   result.counters = r.counters;
   result.events = r.events;
-  const ConvergenceVerdict verdict = judgeConvergence(result, choice.rounds);
-  result.converged = verdict.converged && r.fellBack.empty();
-  result.usable = verdict.usable;
-  result.status = verdict.usable && !r.fellBack.empty() ? "not converged: " + r.fellBack : verdict.summary;
+  settleVerdict(result, choice.rounds);
+  if (result.usable && !r.fellBack.empty()) {  // q is an earlier round's: never "converged"
+    result.converged = false;
+    result.status = "not converged: " + r.fellBack;
+  }
   return result;
 }
 

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "runtime/families/ConditionalGaussian.hpp"
+#include "runtime/families/FullGaussianParams.hpp"
+#include "runtime/families/MeanFieldGaussianParams.hpp"
 #include "runtime/samplers/nuts/Sampler.hpp"
 
 namespace pvi {
@@ -45,6 +47,22 @@ inline LocalPosterior localPosterior(const ConditionalGaussian& qw, const Gaussi
   const LocalMoments mo =
       g.diagonal() ? marginalMomentsDiagonal(qw, g.mean, g.variances) : marginalMoments(qw, g.mean, g.covariance);
   return {qw, mo.mean, mo.covariance.diagonal().cwiseSqrt()};
+}
+
+// q(z) as a GaussianPosterior (its covariance, or its variances for the mean-field family), with
+// each partition's q(w_j | z) (an empty conditional: a partition without locals).
+inline GaussianPosterior gaussianPosterior(const Eigen::VectorXd& mean, Eigen::MatrixXd covariance,
+                                           Eigen::VectorXd variances, const std::vector<ConditionalGaussian>& locals) {
+  GaussianPosterior g{mean, std::move(covariance), std::move(variances), {}};
+  for (const ConditionalGaussian& qw : locals)
+    g.locals.push_back(qw.dim() > 0 ? localPosterior(qw, g) : LocalPosterior{});
+  return g;
+}
+inline GaussianPosterior gaussianPosterior(const FullStandard& q, const std::vector<ConditionalGaussian>& locals) {
+  return gaussianPosterior(q.m, q.S, Eigen::VectorXd(), locals);
+}
+inline GaussianPosterior gaussianPosterior(const MeanFieldStandard& q, const std::vector<ConditionalGaussian>& locals) {
+  return gaussianPosterior(q.m, Eigen::MatrixXd(), q.var, locals);
 }
 
 // Draws of x = (z, w_1, ..., w_J, theta) in unconstrained space (JointDensity's layout), one row

@@ -7,11 +7,15 @@
 //
 // whose groups are dealt to partitions. Given theta the joint posterior of (mu, w) is Gaussian
 // with the w_g conditionally independent given mu; logEvidence is log p(y | theta) in closed form.
+#include <gtest/gtest.h>
+
 #include <Eigen/Dense>
 #include <cmath>
 #include <functional>
+#include <iostream>
 #include <numbers>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -126,6 +130,22 @@ inline double goldenMax(const std::function<double(double)>& f, double a, double
     d = a + r * (b - a);
   }
   return 0.5 * (a + b);
+}
+
+// Replicate runs (rows) of error quantities (columns): each column's mean error is within 5
+// standard errors of zero (plus 1e-3 for runs that agree to rounding), and no run is off by
+// `bound` or more.
+inline void expectUnbiasedAndSmall(const Eigen::MatrixXd& errs, double bound, const std::string& label) {
+  const auto R = static_cast<double>(errs.rows());
+  const Eigen::RowVectorXd mean = errs.colwise().mean();
+  const Eigen::RowVectorXd se =
+      ((errs.rowwise() - mean).array().square().colwise().sum() / (R - 1.0)).sqrt() / std::sqrt(R);
+  std::cout << "[measured] " << label << ": mean errors " << mean << " +- " << se << ", largest "
+            << errs.cwiseAbs().colwise().maxCoeff() << "\n";
+  for (Eigen::Index k = 0; k < errs.cols(); ++k) {
+    EXPECT_LE(std::abs(mean(k)), 5.0 * se(k) + 1e-3) << label << ", quantity " << k;
+    EXPECT_LT(errs.col(k).cwiseAbs().maxCoeff(), bound) << label << ", quantity " << k;
+  }
 }
 
 }  // namespace pvi::test

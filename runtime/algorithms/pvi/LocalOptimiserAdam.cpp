@@ -15,13 +15,12 @@
 #include "runtime/estimation/Expectations.hpp"
 #include "runtime/families/Family.hpp"
 #include "runtime/optim/Adam.hpp"
+#include "runtime/optim/RunningMean.hpp"
 #include "runtime/support/Seeds.hpp"
 
 namespace pvi::algorithms {
 namespace {
 
-Eigen::MatrixXd rootOf(const FullStable& s) { return choleskyFactor(s); }
-Eigen::VectorXd rootOf(const MeanFieldStable& s) { return standardDeviations(s); }
 // The standard form from the root already computed (no second exponentiation / validity check).
 FullStandard standardOf(const FullStable& s, const Eigen::MatrixXd& L) {
   return {s.m, symmetricPart(L * L.transpose())};
@@ -74,7 +73,7 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
     ConditionalOrigin localOrigin;
     if (p.locals) {
       locals = reanchored(*p.locals, st.m);
-      localOrigin = conditionalOrigin(*locals, rootOf(st));
+      localOrigin = conditionalOrigin(*locals, reparamRoot(st));
     }
     const Eigen::Index nl = locals ? localOrigin.size : 0;
     // The variational parameters: q(z)'s white coordinates, then q(w | z)'s.
@@ -82,8 +81,7 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
     optim::AdamState adam(params.size());
     const optim::AdamSettings settings{options_.beta1, options_.beta2, options_.epsilon};
     Eigen::VectorXd grad(params.size());
-    Eigen::VectorXd averaged;
-    std::size_t averagedSteps = 0;
+    optim::RunningMean averaged;
     double best = -std::numeric_limits<double>::infinity(), windowSum = 0.0;
     std::size_t windowCount = 0, badWindows = 0;
     estimation::EstimationOptions est{options_.samples, options_.useExactExpectations, nullptr};
@@ -103,7 +101,7 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
         rows = drawMiniBatch(nObs, batch, rng);
         est.miniBatch = &rows;
       }
-      const auto root = rootOf(st);
+      const auto root = reparamRoot(st);
       const estimation::ExpectedDerivatives<Family> e =
           estimation::estimateDerivatives<Family>(f, st.m, root, locals ? &*locals : nullptr, est, rng);
       const double objective = federation::localObjective(p.cavity, standardOf(st, root), e.value, locals);
@@ -120,9 +118,7 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
           optim::linearlyDecayed(options_.learningRate, options_.finalLearningRateFraction, t, options_.steps),
           settings);
       if (static_cast<double>(t) > options_.averageFrom * static_cast<double>(options_.steps)) {
-        averaged =
-            averagedSteps == 0 ? params : averaged + (params - averaged) / static_cast<double>(averagedSteps + 1);
-        ++averagedSteps;
+        averaged.add(params);
       }
 
       const EarlyStopping& es = options_.earlyStopping;
@@ -144,7 +140,7 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
         }
       }
     }
-    if (averagedSteps > 0) params = averaged;  // the average of the last iterates (see AdamOptions)
+    if (!averaged.empty()) params = averaged.mean();  // the average of the last iterates (see AdamOptions)
     unpack();
     const typename Family::Natural qNew = toNatural(toStandard(st));
     sol.change = qNew - p.posterior;

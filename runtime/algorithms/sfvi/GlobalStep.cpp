@@ -26,15 +26,7 @@ void GlobalStep<Family>::reset(const Stable& q, std::vector<double> theta) {
   params_ = Eigen::VectorXd::Zero(nz_ + (learnTheta_ ? h : 0));
   if (learnTheta_) params_.tail(h) = Eigen::Map<const Eigen::VectorXd>(theta_.data(), h);
   adam_ = optim::AdamState(params_.size());
-  averagedSteps_ = 0;
-}
-
-template <class Family>
-typename GlobalStep<Family>::Root GlobalStep<Family>::root() const {
-  if constexpr (FamilyTraits<Family>::denseCurvature)
-    return choleskyFactor(st_);
-  else
-    return standardDeviations(st_);
+  averaged_.clear();
 }
 
 template <class Family>
@@ -63,19 +55,14 @@ void GlobalStep<Family>::ascend(const estimation::ExpectedDerivatives<Family>& e
   if (learnTheta_) grad.tail(grad.size() - nz_) = e.gradTheta;
   if (!grad.allFinite()) throw std::runtime_error("non-finite gradient of the ELBO");
   optim::adamAscend(adam_, params_, grad, rate);
-  if (average) {
-    averaged_ = averagedSteps_ == 0
-                    ? params_
-                    : Eigen::VectorXd(averaged_ + (params_ - averaged_) / static_cast<double>(averagedSteps_ + 1));
-    ++averagedSteps_;
-  }
+  if (average) averaged_.add(params_);
   unpack();
 }
 
 template <class Family>
 void GlobalStep<Family>::settle() {
-  if (averagedSteps_ > 0) {
-    params_ = averaged_;
+  if (!averaged_.empty()) {
+    params_ = averaged_.mean();
     unpack();
   }
   reset(st_, theta_);

@@ -13,6 +13,7 @@
 #include "runtime/estimation/Expectations.hpp"
 #include "runtime/estimation/LocalLikelihood.hpp"
 #include "runtime/optim/Adam.hpp"
+#include "runtime/optim/RunningMean.hpp"
 
 namespace pvi::algorithms {
 
@@ -28,7 +29,7 @@ class GlobalStep {
   Standard standard() const { return toStandard(st_); }
   const Stable& stable() const { return st_; }
   const Eigen::VectorXd& mean() const { return st_.m; }
-  Root root() const;
+  Root root() const { return reparamRoot(st_); }
   const std::vector<double>& theta() const { return theta_; }
 
   // log p(z, theta) at z = m + root eps (and its gradients over m, L and theta), from `prior`.
@@ -51,8 +52,8 @@ class GlobalStep {
   decltype(whiteningOrigin(std::declval<Stable>())) origin_;
   Stable white_;
   Eigen::Index nz_ = 0;
-  Eigen::VectorXd params_, averaged_;
-  std::size_t averagedSteps_ = 0;
+  Eigen::VectorXd params_;
+  optim::RunningMean averaged_;
   optim::AdamState adam_;
 };
 

@@ -14,43 +14,18 @@
 
 namespace pvi::algorithms {
 
-std::size_t sentNumbers(const FullStandard& q) {
-  const auto d = static_cast<std::size_t>(q.dim());
-  return d + d * (d + 1) / 2;
-}
-std::size_t sentNumbers(const MeanFieldStandard& q) { return 2 * static_cast<std::size_t>(q.dim()); }
-
-template <class Family>
-std::vector<double> checkedTheta(const FactorModel& model, const SfviOptions<Family>& o, const char* algorithm) {
-  if (o.rounds == 0 || o.iterationsPerRound == 0 || o.samples == 0)
-    throw std::invalid_argument(std::string(algorithm) + ": rounds, iterations per round and samples must be positive");
-  if (!(o.learningRate > 0.0))
-    throw std::invalid_argument(std::string(algorithm) + ": the learning rate must be positive");
-  const std::size_t h = model.hyperDim();
-  std::vector<double> theta = o.theta.empty() ? std::vector<double>(h, 0.0) : o.theta;
-  if (theta.size() != h)
-    throw std::invalid_argument(std::string(algorithm) + ": the model has " + std::to_string(h) + " hyperparameters, " +
-                                std::to_string(theta.size()) + " values given");
-  return theta;
-}
-
 template <class Family>
 SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& o) {
   using Standard = typename Family::Standard;
-  using Traits = FamilyTraits<Family>;
+  SfviRun<Family> run(model, o, "sfvi");
+  SiloSet<Family>& silos = run.silos;
+  GlobalStep<Family>& global = run.global;
+  SfviResult<Family>& result = run.result;
   const auto d = static_cast<Eigen::Index>(model.globalDim());
   const std::size_t J = model.numPartitions();
-  const std::vector<double> theta0 = checkedTheta(model, o, "sfvi");
-  const std::size_t h = theta0.size();
-  SiloSet<Family> silos(model, o, theta0);
-  const estimation::PriorLikelihood prior(model, theta0);
-  const Standard q0 = o.start ? *o.start : Traits::isotropic(d, 1.0);
-  GlobalStep<Family> global(q0, theta0, o.learnTheta);
+  const std::size_t h = run.theta0.size();
   std::mt19937_64 serverRng(support::deriveSeed(o.seed, 0x5f71ULL));
-
-  SfviResult<Family> result;
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::size_t perSiloUp = sentNumbers(q0) + h;
+  const std::size_t perSiloUp = sentNumbers(run.start) + h;
   std::size_t samples = o.samples;
 
   // The best round so far, for the noise control (see Sfvi.hpp).
@@ -97,14 +72,14 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
         const std::vector<SiloReply<Family>> replies =
             silos.stepAll(global.mean(), global.root(), global.theta(), eps, iteration, rate);
         // The server's own term log p(z, theta) at the same draws, then the silos' in order.
-        estimation::ExpectedDerivatives<Family> e = global.priorTerm(prior, eps);
+        estimation::ExpectedDerivatives<Family> e = global.priorTerm(run.prior, eps);
         for (const SiloReply<Family>& r : replies) {
           e.gradZ += r.gradZ;
           e.crossZ += r.crossZ;
           if (h > 0) e.gradTheta += r.gradTheta;
         }
         global.ascend(e, rate, averageNow);
-        const std::size_t perSiloDown = sentNumbers(q0) + h + static_cast<std::size_t>(d) * samples;
+        const std::size_t perSiloDown = sentNumbers(run.start) + h + static_cast<std::size_t>(d) * samples;
         result.counters.messagesDown += J;
         result.counters.messagesUp += J;
         result.counters.bytesDown += J * perSiloDown * sizeof(double);
@@ -127,23 +102,12 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
     const auto root = global.root();
     for (std::size_t j = 0; j < J; ++j) silos[j].rebase(global.mean(), root, true);
 
-    std::string failure;
-    const auto [mean, se] = silos.elbo(global, prior, round, o.elboSamples, &failure);
-    if (!failure.empty())
-      result.events.push_back("round " + std::to_string(round) + ": the ELBO is not finite (" + failure + ")");
-    result.counters.evaluationMessages += 2 * J;
-    result.counters.rounds = round;
-    support::TraceRecord rec;
-    rec.round = round;
-    rec.counters = result.counters;
-    rec.freeEnergy = mean;
-    rec.freeEnergyStandardError = se;
+    support::TraceRecord rec = run.roundRecord(round);
+    const double mean = rec.freeEnergy, se = rec.freeEnergyStandardError;
     if (std::isfinite(mean) && mean > best.elbo) {
       best.st = global.stable();
       best.theta = global.theta();
-      best.locals.clear();
-      for (std::size_t j = 0; j < J; ++j)
-        best.locals.push_back(silos[j].localDim() > 0 ? silos[j].conditional(global.mean()) : ConditionalGaussian{});
+      best.locals = silos.conditionals(global.mean());
       best.elbo = mean;
       best.se = se;
       best.round = round;
@@ -158,32 +122,12 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
       rec.freeEnergy = best.elbo;  // q is round best.round's again
       rec.freeEnergyStandardError = best.se;
     }
-    const Standard q = global.standard();
-    Eigen::MatrixXd cov;
-    Eigen::VectorXd var0;
-    Traits::exportMoments(before, cov, var0);
-    const Eigen::VectorXd sdBefore = (var0.size() ? var0 : Eigen::VectorXd(cov.diagonal())).cwiseSqrt();
-    rec.maxChange = ((q.m - before.m).cwiseAbs().cwiseQuotient(sdBefore)).maxCoeff();
-    rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    result.trace.push_back(rec);
-    result.rounds = round;
-    if (o.afterRound && o.afterRound(rec, q)) {
-      result.stoppedEarly = true;
-      break;
-    }
+    if (run.closeRound(rec, before)) break;
   }
-  result.samples = samples;
-  result.q = global.standard();
-  result.theta = global.theta();
-  for (std::size_t j = 0; j < J; ++j)
-    result.locals.push_back(model.localDim(j) > 0 ? silos[j].conditional(global.mean()) : ConditionalGaussian{});
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return result;
+  return run.finish(samples);
 }
 
-#define PVI_INSTANTIATE(F)                                                      \
-  template SfviResult<F> runSfvi<F>(const FactorModel&, const SfviOptions<F>&); \
-  template std::vector<double> checkedTheta<F>(const FactorModel&, const SfviOptions<F>&, const char*);
+#define PVI_INSTANTIATE(F) template SfviResult<F> runSfvi<F>(const FactorModel&, const SfviOptions<F>&);
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 

@@ -15,15 +15,13 @@ namespace pvi::algorithms {
 template <class Family>
 SfviResult<Family> runSfviAvg(const FactorModel& model, const SfviOptions<Family>& o) {
   using Standard = typename Family::Standard;
-  using Traits = FamilyTraits<Family>;
+  SfviRun<Family> run(model, o, "sfvi-avg");
+  SiloSet<Family>& silos = run.silos;
+  GlobalStep<Family>& server = run.global;
+  SfviResult<Family>& result = run.result;
   const auto d = static_cast<Eigen::Index>(model.globalDim());
   const std::size_t J = model.numPartitions();
-  const std::vector<double> theta0 = checkedTheta(model, o, "sfvi-avg");
-  const std::size_t h = theta0.size();
-  SiloSet<Family> silos(model, o, theta0);
-  const estimation::PriorLikelihood prior(model, theta0);
-  const Standard q0 = o.start ? *o.start : Traits::isotropic(d, 1.0);
-  GlobalStep<Family> server(q0, theta0, o.learnTheta);
+  const std::size_t h = run.theta0.size();
   // A silo's term stands for all the data: weight N / N_j.
   double N = 0.0;
   for (std::size_t j = 0; j < J; ++j) N += model.partitionObservations(j);
@@ -34,9 +32,7 @@ SfviResult<Family> runSfviAvg(const FactorModel& model, const SfviOptions<Family
     epsRngs.emplace_back(support::deriveSeed(o.seed, 0xa5f1ULL, j));
   }
 
-  SfviResult<Family> result;
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::size_t perSilo = (sentNumbers(q0) + h) * sizeof(double);
+  const std::size_t perSilo = (sentNumbers(run.start) + h) * sizeof(double);
   const auto n = static_cast<Eigen::Index>(o.samples);
   for (std::size_t round = 1; round <= o.rounds; ++round) {
     const Standard before = server.standard();
@@ -53,7 +49,7 @@ SfviResult<Family> runSfviAvg(const FactorModel& model, const SfviOptions<Family
         const bool averageNow = 2 * k > o.iterationsPerRound;
         if (averageNow && 2 * (k - 1) <= o.iterationsPerRound) silos[j].startAveraging();
         const SiloReply<Family> r = silos[j].step(local.mean(), local.root(), local.theta(), eps, xi, rate);
-        estimation::ExpectedDerivatives<Family> e = local.priorTerm(prior, eps);
+        estimation::ExpectedDerivatives<Family> e = local.priorTerm(run.prior, eps);
         e.gradZ += weight[j] * r.gradZ;
         e.crossZ += weight[j] * r.crossZ;
         if (h > 0) e.gradTheta += weight[j] * r.gradTheta;
@@ -78,37 +74,9 @@ SfviResult<Family> runSfviAvg(const FactorModel& model, const SfviOptions<Family
     result.counters.rounds = round;
     if (o.afterIteration) o.afterIteration(round, server.standard(), server.theta());
 
-    std::string failure;
-    const auto [mean, se] = silos.elbo(server, prior, round, o.elboSamples, &failure);
-    if (!failure.empty())
-      result.events.push_back("round " + std::to_string(round) + ": the ELBO is not finite (" + failure + ")");
-    result.counters.evaluationMessages += 2 * J;
-    support::TraceRecord rec;
-    rec.round = round;
-    rec.counters = result.counters;
-    rec.freeEnergy = mean;
-    rec.freeEnergyStandardError = se;
-    const Standard q = server.standard();
-    Eigen::MatrixXd cov;
-    Eigen::VectorXd var0;
-    Traits::exportMoments(before, cov, var0);
-    const Eigen::VectorXd sdBefore = (var0.size() ? var0 : Eigen::VectorXd(cov.diagonal())).cwiseSqrt();
-    rec.maxChange = ((q.m - before.m).cwiseAbs().cwiseQuotient(sdBefore)).maxCoeff();
-    rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    result.trace.push_back(rec);
-    result.rounds = round;
-    if (o.afterRound && o.afterRound(rec, q)) {
-      result.stoppedEarly = true;
-      break;
-    }
+    if (run.closeRound(run.roundRecord(round), before)) break;
   }
-  result.samples = o.samples;
-  result.q = server.standard();
-  result.theta = server.theta();
-  for (std::size_t j = 0; j < J; ++j)
-    result.locals.push_back(model.localDim(j) > 0 ? silos[j].conditional(server.mean()) : ConditionalGaussian{});
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return result;
+  return run.finish(o.samples);
 }
 
 #define PVI_INSTANTIATE(F) template SfviResult<F> runSfviAvg<F>(const FactorModel&, const SfviOptions<F>&);

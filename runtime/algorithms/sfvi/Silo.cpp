@@ -24,13 +24,13 @@ SfviSilo<Family>::SfviSilo(std::shared_ptr<const estimation::LocalLikelihood> li
 template <class Family>
 void SfviSilo<Family>::rebase(const Eigen::VectorXd& m, const Root& root, bool averaged) {
   if (localDim() == 0) return;
-  if (averaged && averagedSteps_ > 0) white_ = averaged_;
+  if (averaged && !averaged_.empty()) white_ = averaged_.mean();
   const ConditionalGaussian current = white_.size() > 0 ? fromWhite(origin_, white_, m) : reanchored(origin_.q0, m);
   origin_ = conditionalOrigin(current, root);
   white_ = Eigen::VectorXd::Zero(origin_.size);
   adam_ = optim::AdamState(origin_.size);
   averaging_ = false;
-  averagedSteps_ = 0;
+  averaged_.clear();
 }
 
 template <class Family>
@@ -72,12 +72,7 @@ SiloReply<Family> SfviSilo<Family>::step(const Eigen::VectorXd& m, const Root& r
     whiteGradient(origin_, qw, e.local, grad);
     if (!grad.allFinite()) throw std::runtime_error("non-finite gradient over q(w | z)");
     optim::adamAscend(adam_, white_, grad, learningRate, settings_);
-    if (averaging_) {
-      averaged_ = averagedSteps_ == 0
-                      ? white_
-                      : Eigen::VectorXd(averaged_ + (white_ - averaged_) / static_cast<double>(averagedSteps_ + 1));
-      ++averagedSteps_;
-    }
+    if (averaging_) averaged_.add(white_);
   }
   return reply;
 }

@@ -22,6 +22,7 @@
 #include "runtime/estimation/Expectations.hpp"
 #include "runtime/estimation/LocalLikelihood.hpp"
 #include "runtime/optim/Adam.hpp"
+#include "runtime/optim/RunningMean.hpp"
 
 namespace pvi::algorithms {
 
@@ -68,8 +69,7 @@ class SfviSilo {
   Eigen::VectorXd white_;
   optim::AdamState adam_;
   bool averaging_ = false;
-  Eigen::VectorXd averaged_;
-  std::size_t averagedSteps_ = 0;
+  optim::RunningMean averaged_;
 };
 
 }  // namespace pvi::algorithms

@@ -73,28 +73,96 @@ std::vector<SiloReply<Family>> SiloSet<Family>::stepAll(const Eigen::VectorXd& m
 }
 
 template <class Family>
-std::pair<double, double> SiloSet<Family>::elbo(const GlobalStep<Family>& global,
-                                                const estimation::LocalLikelihood& prior, std::size_t round,
-                                                std::size_t draws, std::string* failure) {
-  const auto ne = static_cast<Eigen::Index>(std::max<std::size_t>(draws, 2));
-  std::mt19937_64 evalRng(support::deriveSeed(options_.seed, 0xe1b0ULL, round));
-  const Eigen::MatrixXd eps = standardNormals(static_cast<Eigen::Index>(model_.globalDim()), ne, evalRng);
-  try {
-    const std::vector<SiloReply<Family>> replies =
-        stepAll(global.mean(), global.root(), global.theta(), eps, kElboStream | round, 0.0);
-    Eigen::VectorXd total = global.priorTerm(prior, eps).drawValues;
-    for (const SiloReply<Family>& r : replies) total += r.values;
-    const double mean = total.mean() + entropy(global.standard());
-    const double se = std::sqrt((total.array() - total.mean()).square().sum() / static_cast<double>(ne - 1) /
-                                static_cast<double>(ne));
-    return {mean, se};
-  } catch (const std::runtime_error& e) {
-    if (failure) *failure = e.what();
-    return {-std::numeric_limits<double>::infinity(), 0.0};
-  }
+std::vector<ConditionalGaussian> SiloSet<Family>::conditionals(const Eigen::VectorXd& m) const {
+  std::vector<ConditionalGaussian> out;
+  for (const auto& s : silos_) out.push_back(s->localDim() > 0 ? s->conditional(m) : ConditionalGaussian{});
+  return out;
 }
 
-#define PVI_INSTANTIATE(F) template class SiloSet<F>;
+std::size_t sentNumbers(const FullStandard& q) {
+  const auto d = static_cast<std::size_t>(q.dim());
+  return d + d * (d + 1) / 2;
+}
+std::size_t sentNumbers(const MeanFieldStandard& q) { return 2 * static_cast<std::size_t>(q.dim()); }
+
+namespace {
+
+template <class Family>
+std::vector<double> checkedTheta(const FactorModel& model, const SfviOptions<Family>& o, const char* algorithm) {
+  if (o.rounds == 0 || o.iterationsPerRound == 0 || o.samples == 0)
+    throw std::invalid_argument(std::string(algorithm) + ": rounds, iterations per round and samples must be positive");
+  if (!(o.learningRate > 0.0))
+    throw std::invalid_argument(std::string(algorithm) + ": the learning rate must be positive");
+  const std::size_t h = model.hyperDim();
+  std::vector<double> theta = o.theta.empty() ? std::vector<double>(h, 0.0) : o.theta;
+  if (theta.size() != h)
+    throw std::invalid_argument(std::string(algorithm) + ": the model has " + std::to_string(h) + " hyperparameters, " +
+                                std::to_string(theta.size()) + " values given");
+  return theta;
+}
+
+}  // namespace
+
+template <class Family>
+SfviRun<Family>::SfviRun(const FactorModel& m, const SfviOptions<Family>& o, const char* algorithm)
+    : model(m),
+      options(o),
+      theta0(checkedTheta(m, o, algorithm)),
+      start(o.start ? *o.start : FamilyTraits<Family>::isotropic(static_cast<Eigen::Index>(m.globalDim()), 1.0)),
+      silos(m, o, theta0),
+      prior(m, theta0),
+      global(start, theta0, o.learnTheta) {}
+
+template <class Family>
+support::TraceRecord SfviRun<Family>::roundRecord(std::size_t round) {
+  support::TraceRecord record;
+  record.round = round;
+  record.freeEnergy = -std::numeric_limits<double>::infinity();
+  record.freeEnergyStandardError = 0.0;
+  const auto ne = static_cast<Eigen::Index>(std::max<std::size_t>(options.elboSamples, 2));
+  std::mt19937_64 evalRng(support::deriveSeed(options.seed, 0xe1b0ULL, round));
+  const Eigen::MatrixXd eps = standardNormals(static_cast<Eigen::Index>(model.globalDim()), ne, evalRng);
+  try {
+    const std::vector<SiloReply<Family>> replies =
+        silos.stepAll(global.mean(), global.root(), global.theta(), eps, kElboStream | round, 0.0);
+    Eigen::VectorXd total = global.priorTerm(prior, eps).drawValues;
+    for (const SiloReply<Family>& r : replies) total += r.values;
+    record.freeEnergy = total.mean() + entropy(global.standard());
+    record.freeEnergyStandardError = std::sqrt((total.array() - total.mean()).square().sum() /
+                                               static_cast<double>(ne - 1) / static_cast<double>(ne));
+  } catch (const std::runtime_error& e) {
+    result.events.push_back("round " + std::to_string(round) + ": the ELBO is not finite (" + e.what() + ")");
+  }
+  result.counters.evaluationMessages += 2 * silos.size();
+  result.counters.rounds = round;
+  record.counters = result.counters;
+  return record;
+}
+
+template <class Family>
+bool SfviRun<Family>::closeRound(support::TraceRecord record, const Standard& before) {
+  const Standard q = global.standard();
+  record.maxChange = (q.m - before.m).cwiseAbs().cwiseQuotient(marginalSds(before)).maxCoeff();
+  record.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
+  result.trace.push_back(record);
+  result.rounds = record.round;
+  result.stoppedEarly = options.afterRound && options.afterRound(record, q);
+  return result.stoppedEarly;
+}
+
+template <class Family>
+SfviResult<Family> SfviRun<Family>::finish(std::size_t samples) {
+  result.samples = samples;
+  result.q = global.standard();
+  result.theta = global.theta();
+  result.locals = silos.conditionals(global.mean());
+  result.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();
+  return std::move(result);
+}
+
+#define PVI_INSTANTIATE(F)   \
+  template class SiloSet<F>; \
+  template class SfviRun<F>;
 PVI_FOR_EACH_FAMILY(PVI_INSTANTIATE)
 #undef PVI_INSTANTIATE
 
