@@ -118,6 +118,7 @@ class FunctionLowerer {
   void assignment(const Stmt& s);
   std::vector<const Symbol*> enterRegion(const Stmt& s);
   void leaveRegion(const std::vector<const Symbol*>& owned);
+  void lowerPendingReadIn(const Stmt& loop);
   ValueId newVar(const VType& t, ValueId init);
   void store(const Target& t, ValueId value);
   ValueId load(ValueId view);

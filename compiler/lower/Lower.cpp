@@ -460,6 +460,7 @@ void FunctionLowerer::loop(const Stmt& s) {
   if (!relevant(s)) return;
   ValueId lo = intExpr(*s.exprs[0]);
   ValueId hi = intExpr(*s.exprs[1]);
+  lowerPendingReadIn(s);
   std::vector<const Symbol*> owned = enterRegion(s);
   Inst begin{Op::LoopBegin, intScalar(), {lo, hi}};
   begin.comment = "for " + s.name;

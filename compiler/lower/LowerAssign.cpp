@@ -28,6 +28,15 @@ void symbolsOf(const Expr& e, std::set<const Symbol*>& out) {
   }
 }
 
+void symbolsReadIn(const Stmt& s, std::set<const Symbol*>& out) {
+  for (const ExprPtr& e : s.exprs) symbolsOf(*e, out);
+  if (s.declType) {
+    for (const ExprPtr& e : s.declType->arrayDims) symbolsOf(*e, out);
+    for (const ExprPtr& e : s.declType->elemDims) symbolsOf(*e, out);
+  }
+  for (const StmtPtr& b : s.body) symbolsReadIn(*b, out);
+}
+
 const Expr* assignedRoot(const Expr* e) {
   while (e->kind == ExprKind::Index) e = e->args[0].get();
   return e;
@@ -59,6 +68,29 @@ void FunctionLowerer::analyse(BlockKind kind, const std::set<const Symbol*>& out
   for (const Symbol* s : reassigned_) eager_.insert(s);
   for (const Block& b : p_.program.blocks)
     if (b.kind == kind) analyseStatements(b.stmts, control, roots, false);
+}
+
+// A declaration waiting for its first use that a loop reads is lowered before the loop, in
+// source order: at its first use inside, it would be computed again in every iteration (and in
+// every iteration of the gradient's replay). Its value cannot change in the loop: a declaration
+// that reads a reassigned variable is lowered eagerly, at its position.
+void FunctionLowerer::lowerPendingReadIn(const Stmt& loop) {
+  std::set<const Symbol*> reads;
+  symbolsReadIn(loop, reads);
+  std::vector<const Stmt*> decls;
+  for (const Symbol* s : reads) {
+    auto pending = pendingDecls_.find(s);
+    if (pending != pendingDecls_.end() && needed(s) && !values_.count(s) && !buffers_.count(s))
+      decls.push_back(pending->second);
+  }
+  std::sort(decls.begin(), decls.end(), [](const Stmt* a, const Stmt* b) { return a->span.begin < b->span.begin; });
+  const Span use = span_;
+  for (const Stmt* d : decls) {
+    if (values_.count(d->declared)) continue;  // lowered as part of an earlier one
+    span_ = d->span;
+    values_[d->declared] = declaredValue(*d);
+  }
+  span_ = use;
 }
 
 // First pass (collectRoots): dependencies, reassigned variables, the variables each loop and

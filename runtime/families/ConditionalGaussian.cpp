@@ -188,7 +188,35 @@ Eigen::MatrixXd expectedConditionalCovariance(const ConditionalGaussian& q, cons
   return cov;
 }
 
+// The diagonal of the above plus C S C^T, from GS = G S and CS = C S (either empty when absent):
+// no dw x dw matrix, so it stays cheap for thousands of locals.
+Eigen::VectorXd expectedVariances(const ConditionalGaussian& q, const Eigen::VectorXd& m, const Eigen::MatrixXd& GS,
+                                  const Eigen::MatrixXd& CS) {
+  Eigen::VectorXd v = conditionalSd(q, m).array().square().matrix();
+  if (q.correlated()) {
+    const Eigen::MatrixXd L = q.unitLower.triangularView<Eigen::StrictlyLower>();
+    v.array() *= 1.0 + L.rowwise().squaredNorm().array();
+  }
+  if (q.scaled()) v.array() *= (2.0 * GS.cwiseProduct(q.scaleCoupling).rowwise().sum()).array().exp();
+  if (q.coupled()) v += CS.cwiseProduct(q.coupling).rowwise().sum();
+  return v;
+}
+
 }  // namespace
+
+Eigen::VectorXd marginalVariances(const ConditionalGaussian& q, const Eigen::VectorXd& m, const Eigen::MatrixXd& S) {
+  require(q);
+  return expectedVariances(q, m, q.scaled() ? Eigen::MatrixXd(q.scaleCoupling * S) : Eigen::MatrixXd(),
+                           q.coupled() ? Eigen::MatrixXd(q.coupling * S) : Eigen::MatrixXd());
+}
+
+Eigen::VectorXd marginalVariancesDiagonal(const ConditionalGaussian& q, const Eigen::VectorXd& m,
+                                          const Eigen::VectorXd& variances) {
+  require(q);
+  return expectedVariances(q, m,
+                           q.scaled() ? Eigen::MatrixXd(q.scaleCoupling * variances.asDiagonal()) : Eigen::MatrixXd(),
+                           q.coupled() ? Eigen::MatrixXd(q.coupling * variances.asDiagonal()) : Eigen::MatrixXd());
+}
 
 LocalMoments marginalMoments(const ConditionalGaussian& q, const Eigen::VectorXd& m, const Eigen::MatrixXd& S) {
   require(q);

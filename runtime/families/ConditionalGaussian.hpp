@@ -94,5 +94,9 @@ struct LocalMoments {
 LocalMoments marginalMoments(const ConditionalGaussian& q, const Eigen::VectorXd& m, const Eigen::MatrixXd& S);
 LocalMoments marginalMomentsDiagonal(const ConditionalGaussian& q, const Eigen::VectorXd& m,
                                      const Eigen::VectorXd& variances);
+// The diagonal of LocalMoments::covariance alone, in O(dw (D + dw)) without a dw x dw matrix.
+Eigen::VectorXd marginalVariances(const ConditionalGaussian& q, const Eigen::VectorXd& m, const Eigen::MatrixXd& S);
+Eigen::VectorXd marginalVariancesDiagonal(const ConditionalGaussian& q, const Eigen::VectorXd& m,
+                                          const Eigen::VectorXd& variances);
 
 }  // namespace pvi

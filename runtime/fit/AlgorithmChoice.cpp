@@ -18,6 +18,10 @@ constexpr std::size_t kDefaultRounds = 30;
 // parameters, O(dw^2) work per draw); beyond it L_j = I. Locals of different groups inside one
 // partition (children in a city) are conditionally independent in the posterior anyway.
 constexpr std::size_t kCorrelatedLocalsMaxDim = 64;
+// Above this many numbers in a partition's coupling C_j (dw x D; G_j is as large, and Adam keeps
+// two more copies of each), q(w_j | z) is independent of z: a Bayesian neural network's
+// thousands of locals and globals would need gigabytes per partition.
+constexpr std::uint64_t kCouplingMaxNumbers = std::uint64_t{1} << 20;
 
 std::string notImplemented(Algorithm a) {
   return "algorithm '" + algorithmName(a) +
@@ -146,7 +150,9 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
   c.damping = o.damping != 0.0                         ? o.damping
               : c.schedule == ScheduleKind::Sequential ? 1.0
                                                        : std::min(1.0, 2.0 / static_cast<double>(participants));
+  const std::uint64_t couplingNumbers = static_cast<std::uint64_t>(shape.maxLocalDim) * shape.globalDim;
   c.locals = o.locals                                       ? *o.locals
+             : couplingNumbers > kCouplingMaxNumbers        ? LocalsKind::Independent
              : shape.maxLocalDim <= kCorrelatedLocalsMaxDim ? LocalsKind::Structured
                                                             : LocalsKind::StructuredDiagonal;
   c.rounds = o.rounds != 0 ? o.rounds : kDefaultRounds;
@@ -161,7 +167,13 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
     else
       why << algorithmName(c.algorithm) << " as requested";
     why << " (" << familyName(c.family) << " Gaussian over " << shape.globalDim << " dimensions, ";
-    if (shape.localDim > 0) why << localsName(c.locals) << " q(w | z), ";
+    if (shape.localDim > 0) {
+      why << localsName(c.locals) << " q(w | z)";
+      if (!o.locals && c.locals == LocalsKind::Independent)
+        why << " (coupling it to z would take " << groupedNumber(shape.maxLocalDim) << " x "
+            << groupedNumber(shape.globalDim) << " numbers per partition)";
+      why << ", ";
+    }
     why << partitionsText(shape) << " as silos, up to " << c.rounds << " rounds of " << o.iterationsPerRound
         << (c.algorithm == Algorithm::SfviAvg ? " local steps, one message each way per silo per round)"
                                               : " iterations)");

@@ -44,9 +44,9 @@ struct GaussianPosterior {
 
 // A partition's q(w_j | z) with its marginal moments under q(z) = g.
 inline LocalPosterior localPosterior(const ConditionalGaussian& qw, const GaussianPosterior& g) {
-  const LocalMoments mo =
-      g.diagonal() ? marginalMomentsDiagonal(qw, g.mean, g.variances) : marginalMoments(qw, g.mean, g.covariance);
-  return {qw, mo.mean, mo.covariance.diagonal().cwiseSqrt()};
+  const Eigen::VectorXd variances =
+      g.diagonal() ? marginalVariancesDiagonal(qw, g.mean, g.variances) : marginalVariances(qw, g.mean, g.covariance);
+  return {qw, conditionalMean(qw, g.mean), variances.cwiseSqrt()};
 }
 
 // q(z) as a GaussianPosterior (its covariance, or its variances for the mean-field family), with

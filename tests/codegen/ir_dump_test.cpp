@@ -37,9 +37,55 @@ TEST_P(IrDumpTest, MatchesExpected) {
   EXPECT_EQ(out.str(), readFile(expected)) << "IR differs from " << expected;
 }
 
+// The loop depth of every kernel call `name` in f.
+std::vector<int> kernelDepths(const ir::Function& f, const std::string& name) {
+  std::vector<int> depths;
+  int depth = 0;
+  for (const ir::Inst& i : f.insts) {
+    if (i.op == ir::Op::LoopBegin) ++depth;
+    if (i.op == ir::Op::LoopEnd) --depth;
+    if (i.op == ir::Op::Kernel && i.name == name) depths.push_back(depth);
+  }
+  return depths;
+}
+
+// A declaration first read inside a loop is computed once, before it, in the function, its
+// gradient (forward sweep and replay) and the generated quantities: computed at its first use, a
+// matrix product would run once per iteration (145 times per evaluation of the digits network).
+TEST(IrLowering, DeclarationReadInALoopIsComputedBeforeIt) {
+  const std::string model = R"(
+data { int N; int K; int D; matrix[N, D] X; array[N] int<lower=1, upper=K> y; }
+global { matrix[D, K] W; }
+model {
+  W ~ normal(0, 1);
+  matrix[N, K] logits = X * W;
+  for (n in 1:N) {
+    y[n] ~ categorical_logit(transpose(logits[n]));
+  }
+}
+generated {
+  matrix[N, K] p;
+  {
+    matrix[N, K] l = X * W;
+    for (n in 1:N) {
+      p[n] = transpose(softmax(transpose(l[n])));
+    }
+  }
+}
+)";
+  FrontendResult r = runFrontend("model.pvi", model);
+  ASSERT_TRUE(r.ok()) << r.diags->brief();
+  auto lowered = lowerModel(*r.checked, *r.diags);
+  ASSERT_TRUE(lowered) << r.diags->brief();
+  EXPECT_EQ(kernelDepths(lowered->prior, "matmul"), std::vector<int>{0});
+  EXPECT_EQ(kernelDepths(differentiate(lowered->prior), "matmul"), std::vector<int>{0});
+  EXPECT_EQ(kernelDepths(lowered->generateShared, "matmul"), std::vector<int>{0});
+}
+
 INSTANTIATE_TEST_SUITE_P(Examples, IrDumpTest,
                          ::testing::Values("linear_regression", "logistic_regression", "hierarchical_logistic",
-                                           "six_cities", "clutter", "poisson_random_effect", "bnn_classifier"));
+                                           "six_cities", "clutter", "poisson_random_effect", "bnn_classifier",
+                                           "digits_hierarchical_bnn"));
 
 }  // namespace
 }  // namespace pvi::test

@@ -195,6 +195,7 @@ INSTANTIATE_TEST_SUITE_P(
     All, Examples,
     ::testing::Values(Example{"bnn_classifier", "logistic_regression/data_per_client.csv", 10},
                       Example{"clutter", "clutter/data_per_client.csv", 5},
+                      Example{"digits_hierarchical_bnn", "digits_hierarchical_bnn/data_per_silo.csv", 10},
                       Example{"hierarchical_logistic", "hierarchical_logistic/data_per_district.csv", 60},
                       Example{"linear_regression", "linear_regression/data_per_client.csv", 5},
                       Example{"logistic_regression", "logistic_regression/data_per_client.csv", 10},

@@ -46,6 +46,21 @@ TEST(AlgorithmChoice, LocalsGiveSfviAndNameThePreferredAlgorithm) {
             std::string::npos)
       << capped.reason;
   EXPECT_EQ(capped.rounds, 4u);
+  // The digits network: 4,097 globals and 4,736 locals per silo. C_j alone would hold 19 million
+  // numbers per silo, so the locals are independent of z, and the line says why.
+  ModelShape bnn = shape(4097, 10, 47360);
+  bnn.maxLocalDim = 4736;
+  AlgorithmChoice net = chooseAlgorithm(bnn, FitOptions{});
+  EXPECT_EQ(net.locals, LocalsKind::Independent);
+  EXPECT_EQ(net.family, FamilyKind::MeanField);
+  EXPECT_NE(net.reason.find("independent q(w | z) (coupling it to z would take 4,736 x 4,097 numbers per partition)"),
+            std::string::npos)
+      << net.reason;
+  ModelShape edge = shape(1024, 2, 2048);  // 1024 x 1024 = 2^20: still coupled
+  edge.maxLocalDim = 1024;
+  EXPECT_EQ(chooseAlgorithm(edge, FitOptions{}).locals, LocalsKind::StructuredDiagonal);
+  edge.maxLocalDim = 1025;
+  EXPECT_EQ(chooseAlgorithm(edge, FitOptions{}).locals, LocalsKind::Independent);
   // PVI with locals, when asked for: sequential, undamped.
   FitOptions pvi;
   pvi.algorithm = Algorithm::Pvi;

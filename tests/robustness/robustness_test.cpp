@@ -1454,9 +1454,10 @@ std::optional<StageFailure> runPipeline(const Case& c, const fs::path& input, co
   fs::create_directories(runDir, ec);
   std::vector<std::string> runArgs = {"run", input.string()};
   runArgs.insert(runArgs.end(), c.runData.begin(), c.runData.end());
-  // One round, a few Adam steps of few draws, one thread, few draws written: a short run that
+  // One round, a few Adam steps (PVI) or iterations (SFVI) of few draws, one thread, few draws written: a short run that
   // still binds the data, compiles with the JIT, fits, estimates the ELBO and writes every output.
-  runArgs.insert(runArgs.end(), {"--rounds", "1", "--local-steps", "5", "--samples", "2", "--elbo-samples", "4",
+  runArgs.insert(runArgs.end(), {"--rounds", "1", "--local-steps", "5", "--iterations-per-round", "5", "--samples",
+                                 "2", "--elbo-samples", "4",
                                  "--threads", "1", "--draws", "10", "--progress", "never", "-o",
                                  (runDir / "fit.csv").string()});
   RunResult run = runPvic(runArgs, runDir / "stdout", runDir / "stderr", kRunWallLimitSeconds);

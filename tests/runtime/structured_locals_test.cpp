@@ -101,6 +101,25 @@ TEST(ConditionalGaussian, DrawsHaveTheJointMoments) {
   EXPECT_LT((diag.covariance - dense.covariance).norm(), 1e-12);
 }
 
+// The local posterior's sds come from marginalVariances, which never forms the dw x dw
+// covariance: it must equal that covariance's diagonal, with a scale coupling G too.
+TEST(ConditionalGaussian, MarginalVariancesAreTheCovariancesDiagonal) {
+  const FullStandard qz = someGaussian(3, 14);
+  for (bool scaled : {false, true}) {
+    ConditionalGaussian qw = someConditional(5, 3, 15);
+    if (scaled) {
+      std::mt19937_64 rng(16);
+      std::normal_distribution<double> n(0.0, 0.3);
+      qw.scaleCoupling = Eigen::MatrixXd::NullaryExpr(5, 3, [&] { return n(rng); });
+    }
+    const LocalMoments dense = marginalMoments(qw, qz.m, qz.S);
+    EXPECT_LT((marginalVariances(qw, qz.m, qz.S) - dense.covariance.diagonal()).norm(), 1e-12) << scaled;
+    const LocalMoments diag = marginalMomentsDiagonal(qw, qz.m, qz.S.diagonal());
+    EXPECT_LT((marginalVariancesDiagonal(qw, qz.m, qz.S.diagonal()) - diag.covariance.diagonal()).norm(), 1e-12)
+        << scaled;
+  }
+}
+
 TEST(ConditionalGaussian, LogDensityAndEntropyAreTheJointGaussians) {
   const FullStandard qz = someGaussian(3, 4);
   const ConditionalGaussian qw = someConditional(4, 3, 5);
