@@ -5,12 +5,15 @@
 #
 #   bash examples/digits_hierarchical_bnn/reproduce.sh [OUT_DIR]
 #
-# ROUNDS (default 30) sets every fit's rounds, PVIC the pvic binary (default build/pvic).
+# ROUNDS (default 30) sets every fit's rounds, INITIAL_SD their --initial-sd (default 0.1: with
+# pvic's default of 1, every weight draw is noise and the pooled network learns nothing), PVIC
+# the pvic binary (default build/pvic).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 pvic="${PVIC:-$here/../../build/pvic}"
 out="${1:-out/digits}"
 rounds="${ROUNDS:-30}"
+initial_sd="${INITIAL_SD:-0.1}"
 mkdir -p "$out"
 
 fit() {  # fit NAME MODEL DATA_CSV [pvic run options...]
@@ -18,7 +21,7 @@ fit() {  # fit NAME MODEL DATA_CSV [pvic run options...]
   shift 3
   /usr/bin/time -f "$name: %e s wall, peak memory %M KiB" -o "$out/$name.time" \
     "$pvic" run "$here/$model" --data "$here/data.json" --partition-data "$data" --rounds "$rounds" \
-    --progress never -o "$out/$name.csv" "$@" > "$out/$name.log" 2>&1 || true
+    --initial-sd "$initial_sd" --progress never -o "$out/$name.csv" "$@" > "$out/$name.log" 2>&1 || true
   grep -E "^(algorithm|ELBO|pvic run: warning)" "$out/$name.log" | sed "s/^/$name: /"
   cat "$out/$name.time"
 }

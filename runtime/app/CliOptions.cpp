@@ -53,6 +53,9 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
                  "sfvi: server steps per round (the ELBO is estimated and q averaged once per round)")
       ->capture_default_str();
   cmd.add_option("--learning-rate", f.fit.learningRate, "Adam learning rate")->capture_default_str();
+  cmd.add_option("--initial-sd", f.fit.initialSd,
+                 "sfvi, sfvi-avg: q starts at N(0, sd^2 I) on the unconstrained scale (0.1 suits neural networks)")
+      ->capture_default_str();
   cmd.add_option("--samples", f.fit.samples, "Monte Carlo draws per Adam step")->capture_default_str();
   cmd.add_option("--elbo-samples", f.fit.elboSamples, "Draws per client for each round's ELBO estimate")
       ->capture_default_str();

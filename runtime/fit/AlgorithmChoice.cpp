@@ -1,6 +1,7 @@
 #include "runtime/fit/AlgorithmChoice.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <sstream>
 
@@ -128,6 +129,8 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
   if (o.roundBudget && *o.roundBudget == 0) throw FitConfigurationError("the round budget must be positive");
   if (!(o.tolerance >= 0.0)) throw FitConfigurationError("the tolerance must be non-negative");
   if (!(o.learningRate > 0.0)) throw FitConfigurationError("the learning rate must be positive");
+  if (!(o.initialSd > 0.0) || !std::isfinite(o.initialSd))
+    throw FitConfigurationError("--initial-sd must be a positive number, got " + std::to_string(o.initialSd));
 
   AlgorithmChoice c;
   // Auto: PVI without local latents; SFVI with them (its silos' q(w_j | z) follow z, its

@@ -84,6 +84,10 @@ struct FitOptions {
   bool laplaceStart = true;
   std::size_t localSteps = 300;          // Adam steps per client update
   std::size_t iterationsPerRound = 100;  // sfvi: iterations (server steps) per round
+  // sfvi, sfvi-avg: q(z) and every q(w | z) start at N(0, initialSd^2 I) on the unconstrained
+  // scale. Networks need a small one (0.1): with sd 1 every weight draw is noise, and the
+  // gradient of the means drowns in it.
+  double initialSd = 1.0;
   double learningRate = 0.05;
   std::size_t samples = 8;  // Monte Carlo draws per Adam step
   std::size_t threads = 0;  // clients run in parallel on this many threads; 0: all cores

@@ -4,6 +4,8 @@
 // fixes them, and the stopping rule and verdicts of the variational fits (StoppingRule.hpp,
 // Convergence.hpp).
 #include <algorithm>
+#include <sstream>
+#include <string>
 #include <thread>
 
 #include "runtime/algorithms/sfvi/Sfvi.hpp"
@@ -15,6 +17,16 @@
 
 namespace pvi {
 
+namespace {
+
+std::string shortNumber(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+}  // namespace
+
 template <class Family>
 FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const AlgorithmChoice& choice,
                      const RoundCallback& afterRound) {
@@ -22,6 +34,7 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   so.rounds = choice.rounds;
   so.iterationsPerRound = o.iterationsPerRound;
   so.learningRate = o.learningRate;
+  so.initialSd = o.initialSd;
   so.samples = o.samples;
   so.seed = o.seed;
   // One draw of z serves every silo (each evaluates its term there), so a draw costs one pass over
@@ -53,7 +66,10 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   result.theta = r.theta;
   result.prior =
       std::string("the server evaluates log p(z, theta) at every draw (") + algorithmName(choice.algorithm) + ")";
-  result.start = "started at N(0, I) on the unconstrained scale, every q(w | z) at N(0, I)";
+  result.start = o.initialSd == 1.0
+                     ? std::string("started at N(0, I) on the unconstrained scale, every q(w | z) at N(0, I)")
+                     : "started at N(0, " + shortNumber(o.initialSd) +
+                           "^2 I) on the unconstrained scale (--initial-sd), every q(w | z) alike";
   if (model.hyperDim() > 0)
     result.prior += so.learnTheta ? "; hyperparameters learned as point estimates (empirical Bayes)"
                                   : "; hyperparameters fixed by --theta";

@@ -1,6 +1,8 @@
 // The `--algorithm auto` rule (docs/fitting.md) and the checks of explicit choices.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "runtime/fit/AlgorithmChoice.hpp"
 
 namespace pvi {
@@ -115,6 +117,11 @@ TEST(AlgorithmChoice, UnimplementedAlgorithmsAndBadOptionsAreRefusedWithReasons)
   o = {};
   o.roundBudget = 0;
   refused(o);
+  for (double sd : {0.0, -1.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    o = {};
+    o.initialSd = sd;
+    refused(o);
+  }
   EXPECT_THROW(parseAlgorithm("hmc"), std::invalid_argument);
   EXPECT_THROW(parseMetric("unit"), std::invalid_argument);
   EXPECT_THROW(parseAdaptation("nutpie"), std::invalid_argument);

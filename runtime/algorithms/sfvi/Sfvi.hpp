@@ -65,7 +65,8 @@ struct SfviOptions {
   std::vector<double> theta;  // the starting (or, without learnTheta, fixed) hyperparameters
   bool learnTheta = true;
   ConditionalShape localShape{true, true, false};
-  std::optional<typename Family::Standard> start;  // q(z) at the start; default N(0, I)
+  std::optional<typename Family::Standard> start;  // q(z) at the start; default N(0, initialSd^2 I)
+  double initialSd = 1.0;                          // and every q(w | z) starts at N(0, initialSd^2 I)
   LocalNoise localNoise;                           // default: each silo's own stream
   // After every round; return true to stop.
   std::function<bool(const support::TraceRecord&, const typename Family::Standard&)> afterRound;

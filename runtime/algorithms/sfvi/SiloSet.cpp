@@ -20,7 +20,8 @@ SiloSet<Family>::SiloSet(const FactorModel& model, const SfviOptions<Family>& op
   const std::size_t J = model.numPartitions();
   for (std::size_t j = 0; j < J; ++j) {
     const auto dw = static_cast<Eigen::Index>(model.localDim(j));
-    ConditionalGaussian start = ConditionalGaussian::independent(Eigen::VectorXd::Zero(dw), Eigen::VectorXd::Ones(dw));
+    ConditionalGaussian start =
+        ConditionalGaussian::independent(Eigen::VectorXd::Zero(dw), Eigen::VectorXd::Constant(dw, options.initialSd));
     if (dw > 0) start = withShape(start, options.localShape, d);
     silos_.push_back(std::make_unique<SfviSilo<Family>>(
         std::make_shared<estimation::PartitionLikelihood>(model, j, theta), std::move(start)));
@@ -108,7 +109,9 @@ SfviRun<Family>::SfviRun(const FactorModel& m, const SfviOptions<Family>& o, con
     : model(m),
       options(o),
       theta0(checkedTheta(m, o, algorithm)),
-      start(o.start ? *o.start : FamilyTraits<Family>::isotropic(static_cast<Eigen::Index>(m.globalDim()), 1.0)),
+      start(o.start
+                ? *o.start
+                : FamilyTraits<Family>::isotropic(static_cast<Eigen::Index>(m.globalDim()), o.initialSd * o.initialSd)),
       silos(m, o, theta0),
       prior(m, theta0),
       global(start, theta0, o.learnTheta) {}
