@@ -1,0 +1,80 @@
+#include "runtime/algorithms/ep/Ep.hpp"
+
+#include <stdexcept>
+
+namespace pvi::algorithms::ep {
+
+template <class Family>
+EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites, const TiltedMoments<Family>& moments,
+                       const EpOptions<Family>& o, std::vector<typename Family::Natural> start) {
+  using Natural = typename Family::Natural;
+  if (Validity ok = checkDistribution(prior); !ok)
+    throw std::invalid_argument(std::string("EP: the prior is not a distribution: ") + ok.reason);
+  if (!(o.step > 0.0) || !(o.beta > 0.0) || o.inner == 0)
+    throw std::invalid_argument("EP: the step and beta must be positive and inner at least 1");
+  EpResult<Family> r;
+  r.sites = start.empty() ? std::vector<Natural>(sites, Natural::flat(prior.dim())) : std::move(start);
+  if (r.sites.size() != sites) throw std::invalid_argument("EP: one starting factor per site is needed");
+  auto total = [&] {
+    Natural t = prior;
+    for (const Natural& s : r.sites) t += s;
+    return t;
+  };
+  r.theta = total();
+  if (Validity ok = checkDistribution(r.theta); !ok)
+    throw std::invalid_argument(std::string("EP: the starting approximation is not a distribution: ") + ok.reason);
+  for (std::size_t it = 1; it <= o.iterations; ++it) {
+    const Natural theta = r.theta;  // the tilted distributions' theta for this outer iteration
+    for (std::size_t k = 0; k < o.inner; ++k) {
+      const Natural sum = r.theta;  // every site of the sweep updates from the same sum
+      std::vector<Natural> proposed(sites);
+      std::vector<bool> skip(sites, false);
+      for (std::size_t i = 0; i < sites; ++i) {
+        auto skipSite = [&](const std::string& why) {
+          skip[i] = true;
+          ++r.skipped;
+          r.events.push_back("iteration " + std::to_string(it) + ": site " + std::to_string(i + 1) +
+                             " was skipped: " + why);
+        };
+        const Natural cavity = tiltedNatural(theta, r.sites[i], o.beta);
+        if (Validity ok = checkDistribution(cavity); o.requireProperCavity && !ok) {
+          skipSite("its cavity theta - lambda / beta is not a distribution (" + ok.reason + ")");
+          continue;
+        }
+        const auto muHat = moments(i, cavity, o.beta);
+        if (!muHat) {
+          skipSite("its tilted moments could not be estimated");
+          continue;
+        }
+        proposed[i] = updateSite(o.variant, r.sites[i], sum, *muHat, o.step);
+      }
+      for (std::size_t i = 0; i < sites; ++i) {
+        if (skip[i]) continue;
+        Natural next = r.theta - r.sites[i] + proposed[i];
+        ++r.updates;
+        if (Validity ok = checkDistribution(next); !ok) {
+          ++r.rejected;
+          r.events.push_back("iteration " + std::to_string(it) + ": site " + std::to_string(i + 1) +
+                             "'s update was not applied: the approximation would not be a distribution (" + ok.reason +
+                             ")");
+          continue;
+        }
+        r.sites[i] = proposed[i];
+        r.theta = std::move(next);
+      }
+    }
+    r.theta = total();  // the exact sum, free of the running updates' rounding
+    r.iterations = it;
+    if (o.afterIteration && o.afterIteration(it, r.theta)) break;
+  }
+  return r;
+}
+
+template EpResult<FullGaussian> runEp<FullGaussian>(const FullNatural&, std::size_t, const TiltedMoments<FullGaussian>&,
+                                                    const EpOptions<FullGaussian>&, std::vector<FullNatural>);
+template EpResult<MeanFieldGaussian> runEp<MeanFieldGaussian>(const MeanFieldNatural&, std::size_t,
+                                                              const TiltedMoments<MeanFieldGaussian>&,
+                                                              const EpOptions<MeanFieldGaussian>&,
+                                                              std::vector<MeanFieldNatural>);
+
+}  // namespace pvi::algorithms::ep

@@ -1,0 +1,65 @@
+#pragma once
+// The EP loop over sites (Algorithms 1 and 2 of "Fearless stochasticity in expectation
+// propagation"), generic over how the tilted moments are obtained: exactly (Gaussian sites,
+// quadrature) or from samples (NUTS on the tilted distribution, in the sites' own processes).
+//
+//   repeat `iterations` times:
+//     theta <- eta_0 + sum_j lambda_j                       (the tilted distributions use it)
+//     repeat `inner` times, every site from the same sum:
+//       mu_hat_i <- moments(i, theta - lambda_i / beta)
+//       lambda_i <- updateSite(variant, lambda_i, eta_0 + sum_j lambda_j, mu_hat_i, step)
+//
+// A site whose cavity theta - lambda_i / beta is not a distribution is skipped for that sweep
+// (unless `requireProperCavity` is off: with exact moments, or a likelihood known to make the
+// tilted distribution proper), as is one whose moments cannot be had (the callback returns
+// nothing: an improper tilted distribution, a failed sampler); an update after which
+// eta_0 + sum_j lambda_j is not a distribution is not applied; both are counted and logged, and
+// the site keeps its factor.
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/algorithms/ep/EpUpdates.hpp"
+
+namespace pvi::algorithms::ep {
+
+template <class Family>
+struct EpOptions {
+  Variant variant = Variant::EpMu;
+  double step = 0.5;  // alpha for EP (1: undamped), eps for EP-eta and EP-mu
+  double beta = 1.0;  // power of every site (1: EP)
+  std::size_t iterations = 50;
+  std::size_t inner = 1;  // n_inner: site sweeps per refresh of theta
+  // Skip a site whose cavity is not a distribution: a sampler of the tilted distribution needs a
+  // proper one unless the likelihood alone makes it proper.
+  bool requireProperCavity = true;
+  // After every outer iteration: its index (1-based) and theta. Return true to stop.
+  std::function<bool(std::size_t, const typename Family::Natural&)> afterIteration;
+};
+
+// mu_hat_i: the moments E[s(z)] of site i's tilted distribution, whose Gaussian part has natural
+// parameters `tilted` (theta - lambda_i / beta) and whose likelihood part is l_i / beta.
+// Nothing when they cannot be had (the tilted distribution is improper, the sampler failed).
+template <class Family>
+using TiltedMoments = std::function<std::optional<typename Family::Mean>(
+    std::size_t site, const typename Family::Natural& tilted, double beta)>;
+
+template <class Family>
+struct EpResult {
+  typename Family::Natural theta;
+  std::vector<typename Family::Natural> sites;
+  std::size_t iterations = 0;
+  std::size_t updates = 0;
+  std::size_t rejected = 0;  // updates not applied: theta would not have been a distribution
+  std::size_t skipped = 0;   // site updates skipped: improper cavity, or no moments
+  std::vector<std::string> events;
+};
+
+// `prior` is eta_0 and must be a distribution; the sites start flat unless `start` gives them.
+template <class Family>
+EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites, const TiltedMoments<Family>& moments,
+                       const EpOptions<Family>& options, std::vector<typename Family::Natural> start = {});
+
+}  // namespace pvi::algorithms::ep

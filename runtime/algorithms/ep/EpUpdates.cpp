@@ -1,0 +1,86 @@
+#include "runtime/algorithms/ep/EpUpdates.hpp"
+
+#include <Eigen/Cholesky>
+#include <stdexcept>
+#include <string>
+
+namespace pvi::algorithms::ep {
+
+namespace {
+
+template <class Natural, class Mean>
+Natural updateSiteImpl(Variant v, const Natural& lambda, const Natural& theta, const Mean& muHat, double step) {
+  auto requireDistribution = [v](const auto& x, const char* what) {
+    if (Validity ok = checkDistribution(x); !ok)
+      throw std::invalid_argument(std::string(variantName(v)) + " site update: " + what +
+                                  " is not a distribution: " + ok.reason);
+  };
+  switch (v) {
+    case Variant::Ep:
+      requireDistribution(muHat, "the tilted moments");
+      return lambda - step * (theta - toNatural(muHat));
+    case Variant::EpEta: {
+      requireDistribution(theta, "the approximation");
+      const Mean mu = toMean(theta);
+      Mean dmu{muHat.m - mu.m, muHat.second - mu.second};
+      return lambda + step * naturalDerivative(mu, dmu);
+    }
+    case Variant::EpMu: {
+      requireDistribution(theta, "the approximation");
+      const Mean mu = toMean(theta);
+      Mean mixed{(1.0 - step) * mu.m + step * muHat.m, (1.0 - step) * mu.second + step * muHat.second};
+      requireDistribution(mixed, "the damped moments");
+      return toNatural(mixed) - (theta - lambda);
+    }
+  }
+  throw std::logic_error("unknown EP variant");
+}
+
+}  // namespace
+
+const char* variantName(Variant v) {
+  switch (v) {
+    case Variant::Ep: return "ep";
+    case Variant::EpEta: return "ep-eta";
+    case Variant::EpMu: return "ep-mu";
+  }
+  return "?";
+}
+
+// eta1 = P m, eta2 = -P / 2 with P = S^-1, S = M - m m^T:
+//   dS = dM - dm m^T - m dm^T,  dP = -P dS P,  deta1 = dP m + P dm,  deta2 = -dP / 2.
+FullNatural naturalDerivative(const FullMean& mu, const FullMean& dmu) {
+  const FullStandard q = toStandard(mu);
+  const Eigen::MatrixXd P = q.S.llt().solve(Eigen::MatrixXd::Identity(q.dim(), q.dim()));
+  Eigen::MatrixXd dS = dmu.second - dmu.m * q.m.transpose() - q.m * dmu.m.transpose();
+  dS = 0.5 * (dS + dS.transpose());
+  const Eigen::MatrixXd dP = -P * dS * P;
+  return {dP * q.m + P * dmu.m, -0.5 * dP};
+}
+
+// The same coordinate by coordinate: v = M - m^2, dv = dM - 2 m dm, dp = -dv / v^2.
+MeanFieldNatural naturalDerivative(const MeanFieldMean& mu, const MeanFieldMean& dmu) {
+  const MeanFieldStandard q = toStandard(mu);
+  const Eigen::ArrayXd p = q.var.array().inverse();
+  const Eigen::ArrayXd dp = -(dmu.second.array() - 2.0 * q.m.array() * dmu.m.array()) * p.square();
+  return {(dp * q.m.array() + p * dmu.m.array()).matrix(), (-0.5 * dp).matrix()};
+}
+
+template <class Natural>
+Natural tiltedNatural(const Natural& theta, const Natural& lambda, double beta) {
+  return theta - (1.0 / beta) * lambda;
+}
+template FullNatural tiltedNatural(const FullNatural&, const FullNatural&, double);
+template MeanFieldNatural tiltedNatural(const MeanFieldNatural&, const MeanFieldNatural&, double);
+
+FullNatural updateSite(Variant v, const FullNatural& lambda, const FullNatural& theta, const FullMean& muHat,
+                       double step) {
+  return updateSiteImpl(v, lambda, theta, muHat, step);
+}
+
+MeanFieldNatural updateSite(Variant v, const MeanFieldNatural& lambda, const MeanFieldNatural& theta,
+                            const MeanFieldMean& muHat, double step) {
+  return updateSiteImpl(v, lambda, theta, muHat, step);
+}
+
+}  // namespace pvi::algorithms::ep

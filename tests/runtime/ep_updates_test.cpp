@@ -1,0 +1,207 @@
+// EP, EP-eta and EP-mu site updates (runtime/algorithms/ep): the mean -> natural Jacobian against
+// central differences, and the loop on Gaussian sites, whose tilted moments are exact (the issue's
+// tests 1 and 3): every variant reaches the exact posterior, at EP's fixed point.
+#include <gtest/gtest.h>
+
+#include <Eigen/Cholesky>
+#include <iostream>
+#include <random>
+
+#include "runtime/algorithms/ep/Ep.hpp"
+#include "runtime/families/GaussianCalculus.hpp"
+
+namespace pvi::algorithms::ep {
+namespace {
+
+Eigen::MatrixXd randomSpd(Eigen::Index d, std::mt19937_64& rng) {
+  std::normal_distribution<double> n;
+  Eigen::MatrixXd A = Eigen::MatrixXd::NullaryExpr(d, d, [&] { return n(rng); });
+  return A * A.transpose() / static_cast<double>(d) + Eigen::MatrixXd::Identity(d, d);
+}
+
+FullStandard randomGaussian(Eigen::Index d, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> n;
+  return {Eigen::VectorXd::NullaryExpr(d, [&] { return n(rng); }), randomSpd(d, rng)};
+}
+
+TEST(EpUpdates, NaturalDerivativeMatchesCentralDifferences) {
+  const FullMean mu = toMean(randomGaussian(3, 1));
+  std::mt19937_64 rng(2);
+  std::normal_distribution<double> n;
+  FullMean dmu{Eigen::VectorXd::NullaryExpr(3, [&] { return n(rng); }), Eigen::MatrixXd::Zero(3, 3)};
+  const Eigen::MatrixXd B = Eigen::MatrixXd::NullaryExpr(3, 3, [&] { return n(rng); });
+  dmu.second = B + B.transpose();
+  const double h = 1e-5;
+  const FullNatural up = toNatural(FullMean{mu.m + h * dmu.m, mu.second + h * dmu.second});
+  const FullNatural down = toNatural(FullMean{mu.m - h * dmu.m, mu.second - h * dmu.second});
+  const FullNatural fd = (1.0 / (2.0 * h)) * (up - down);
+  const FullNatural jvp = naturalDerivative(mu, dmu);
+  EXPECT_LT(maxAbsDifference(jvp, fd), 1e-7 * (1.0 + maxAbs(jvp)));
+
+  const MeanFieldMean mf{mu.m, mu.second.diagonal()};
+  const MeanFieldMean dmf{dmu.m, dmu.second.diagonal()};
+  const MeanFieldNatural fdm =
+      (1.0 / (2.0 * h)) * (toNatural(MeanFieldMean{mf.m + h * dmf.m, mf.second + h * dmf.second}) -
+                           toNatural(MeanFieldMean{mf.m - h * dmf.m, mf.second - h * dmf.second}));
+  EXPECT_LT(maxAbsDifference(naturalDerivative(mf, dmf), fdm), 1e-7 * (1.0 + maxAbs(fdm)));
+}
+
+// Site i's likelihood is exp(eta_i^T s(z)) with eta_i a Gaussian factor's natural parameters
+// (y_i ~ N(A_i z, R_i) gives one), so the tilted distribution is the Gaussian with natural
+// parameters tilted + eta_i / beta: its moments are exact.
+struct GaussianSites {
+  FullNatural prior;
+  std::vector<FullNatural> factors;
+
+  FullNatural exactPosterior() const {
+    FullNatural t = prior;
+    for (const FullNatural& f : factors) t += f;
+    return t;
+  }
+  TiltedMoments<FullGaussian> moments() const {
+    return [this](std::size_t i, const FullNatural& tilted, double beta) -> std::optional<FullMean> {
+      const FullNatural t = tilted + (1.0 / beta) * factors[i];
+      if (!checkDistribution(t).ok()) return std::nullopt;
+      return toMean(t);
+    };
+  }
+};
+
+GaussianSites someSites(Eigen::Index d, std::size_t m, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> n;
+  GaussianSites g;
+  g.prior = toNatural(FullStandard{Eigen::VectorXd::Zero(d), 4.0 * Eigen::MatrixXd::Identity(d, d)});
+  for (std::size_t i = 0; i < m; ++i) {
+    // y_i ~ N(A_i z, I) with 2 observations: eta = (A^T y, -A^T A / 2), a rank-2 factor.
+    const Eigen::MatrixXd A = Eigen::MatrixXd::NullaryExpr(2, d, [&] { return n(rng); });
+    const Eigen::VectorXd y = Eigen::VectorXd::NullaryExpr(2, [&] { return n(rng); });
+    g.factors.push_back({A.transpose() * y, -0.5 * A.transpose() * A});
+  }
+  return g;
+}
+
+struct Case {
+  Variant variant;
+  double step;
+  double beta;
+  std::size_t iterations;
+};
+
+class EpOnGaussianSites : public ::testing::TestWithParam<Case> {};
+
+TEST_P(EpOnGaussianSites, ReachesTheExactPosteriorAndEpsFixedPoint) {
+  const GaussianSites g = someSites(3, 4, 7);
+  EpOptions<FullGaussian> o;
+  o.variant = GetParam().variant;
+  o.step = GetParam().step;
+  o.beta = GetParam().beta;
+  o.iterations = GetParam().iterations;
+  o.requireProperCavity = false;  // exact moments: the callback checks the tilted distribution itself
+  const auto moments = g.moments();
+  const EpResult<FullGaussian> r = runEp<FullGaussian>(g.prior, g.factors.size(), moments, o);
+  EXPECT_EQ(r.rejected, 0u);
+  EXPECT_EQ(r.skipped, 0u);
+  const FullNatural exact = g.exactPosterior();
+  EXPECT_LT(maxAbsDifference(r.theta, exact), 1e-9) << variantName(o.variant) << " step " << o.step;
+  // EP's fixed point: every tilted distribution's moments equal the approximation's.
+  const FullMean mu = toMean(r.theta);
+  for (std::size_t i = 0; i < g.factors.size(); ++i) {
+    const FullMean tilted = moments(i, tiltedNatural(r.theta, r.sites[i], o.beta), o.beta).value();
+    EXPECT_LT((tilted.m - mu.m).cwiseAbs().maxCoeff(), 1e-9) << i;
+    EXPECT_LT((tilted.second - mu.second).cwiseAbs().maxCoeff(), 1e-9) << i;
+    EXPECT_LT(maxAbsDifference(r.sites[i], g.factors[i]), 1e-9) << i;  // the site is the factor itself
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, EpOnGaussianSites,
+                         ::testing::Values(Case{Variant::Ep, 1.0, 1.0, 2},  // exact moment matching: one sweep
+                                           Case{Variant::Ep, 0.5, 1.0, 60}, Case{Variant::Ep, 0.5, 2.0, 80},
+                                           Case{Variant::EpEta, 0.5, 1.0, 80}, Case{Variant::EpEta, 1.0, 1.0, 60},
+                                           Case{Variant::EpMu, 0.5, 1.0, 80}, Case{Variant::EpMu, 0.3, 0.5, 150}),
+                         [](const ::testing::TestParamInfo<Case>& i) {
+                           return std::string(variantName(i.param.variant) == std::string("ep")       ? "Ep"
+                                              : variantName(i.param.variant) == std::string("ep-eta") ? "EpEta"
+                                                                                                      : "EpMu") +
+                                  "_step" + std::to_string(static_cast<int>(i.param.step * 10)) + "_beta" +
+                                  std::to_string(static_cast<int>(i.param.beta * 10));
+                         });
+
+// The tilted moments from n draws of the exact tilted Gaussian: unbiased for mu_hat.
+TiltedMoments<FullGaussian> sampledMoments(const GaussianSites& g, std::size_t n, std::mt19937_64& rng) {
+  return [&g, n, &rng](std::size_t i, const FullNatural& tilted, double beta) -> std::optional<FullMean> {
+    const Eigen::MatrixXd z = sample(toStandard(tilted + (1.0 / beta) * g.factors[i]), n, rng);
+    const double w = 1.0 / static_cast<double>(n);
+    return FullMean{z.rowwise().mean(), w * z * z.transpose()};
+  };
+}
+
+// With one draw per update (the paper's default for both), EP-eta and EP-mu stay stable and their
+// iterates average to the exact posterior: KL of the Polyak average over the last half of 20,000
+// iterations (eps = 0.01), measured over seeds 21-25: EP-eta 0.0015-0.0041, EP-mu 7e-5 to 1e-3
+// (0.5-1.4% of the site updates skipped for an improper cavity). The bound is the 0.01.
+// Averaged in mean parameters instead, EP-eta's KL is 0.006-0.010: its iterates are unbiased in
+// the natural parameters, not the mean ones. Plain EP cannot run on one draw at all: a single
+// draw's second moment has no spread, so its moments are not a distribution.
+TEST(EpLoop, OneDrawPerUpdateAveragesToTheExactPosterior) {
+  const GaussianSites g = someSites(2, 3, 11);
+  const FullStandard exact = toStandard(g.exactPosterior());
+  for (Variant v : {Variant::EpEta, Variant::EpMu}) {
+    std::mt19937_64 rng(21);
+    EpOptions<FullGaussian> o;
+    o.variant = v;
+    o.step = 0.01;
+    o.iterations = 20000;
+    // Each variant's iterates are (nearly) unbiased in its own parameters: EP-eta's in the natural
+    // parameters, EP-mu's in the mean parameters; the average is taken there.
+    FullMean sumMean{Eigen::VectorXd::Zero(2), Eigen::MatrixXd::Zero(2, 2)};
+    FullNatural sumNatural = FullNatural::flat(2);
+    std::size_t averaged = 0;
+    o.afterIteration = [&](std::size_t it, const FullNatural& theta) {
+      if (it > o.iterations / 2) {
+        const FullMean mu = toMean(theta);
+        sumMean.m += mu.m;
+        sumMean.second += mu.second;
+        sumNatural += theta;
+        ++averaged;
+      }
+      return false;
+    };
+    const EpResult<FullGaussian> r = runEp<FullGaussian>(g.prior, 3, sampledMoments(g, 1, rng), o);
+    const double n = static_cast<double>(averaged);
+    const FullStandard avg = v == Variant::EpEta ? toStandard((1.0 / n) * sumNatural)
+                                                 : toStandard(FullMean{sumMean.m / n, sumMean.second / n});
+    const double divergence = kl(avg, exact);
+    std::cout << "[measured] " << variantName(v) << ", 1 draw per update: KL(average || exact) " << divergence << ", "
+              << r.rejected << " of " << r.updates << " updates refused, " << r.skipped
+              << " skipped for an improper cavity\n";
+    EXPECT_LT(divergence, 0.01) << variantName(v);
+  }
+}
+
+// An update that would leave the family is not applied, and is counted.
+TEST(EpLoop, RefusesAnUpdateThatLeavesTheFamily) {
+  const GaussianSites g = someSites(2, 2, 9);
+  EpOptions<FullGaussian> o;
+  o.variant = Variant::Ep;
+  o.step = 1.0;
+  o.iterations = 1;
+  // Moments whose covariance is tiny: the site takes a huge precision, and the next update's
+  // from a very negative "moment" precision would be improper; here a site asks for precision far
+  // below minus the rest of the approximation's.
+  TiltedMoments<FullGaussian> wild = [&](std::size_t, const FullNatural& tilted, double) -> std::optional<FullMean> {
+    FullStandard q = toStandard(tilted);
+    q.S *= 1e6;  // a tilted spread far wider than the cavity: the site's precision goes negative
+    return toMean(q);
+  };
+  const EpResult<FullGaussian> r = runEp<FullGaussian>(g.prior, 2, wild, o);
+  EXPECT_EQ(r.updates, 2u);
+  EXPECT_GE(r.rejected, 1u);
+  EXPECT_TRUE(checkDistribution(r.theta).ok());
+  ASSERT_FALSE(r.events.empty());
+  EXPECT_NE(r.events[0].find("was not applied"), std::string::npos) << r.events[0];
+}
+
+}  // namespace
+}  // namespace pvi::algorithms::ep
