@@ -83,4 +83,33 @@ MeanFieldNatural updateSite(Variant v, const MeanFieldNatural& lambda, const Mea
   return updateSiteImpl(v, lambda, theta, muHat, step);
 }
 
+FullNatural unbiasedNatural(const Eigen::MatrixXd& Z) {
+  const Eigen::Index d = Z.rows(), n = Z.cols();
+  if (n <= d + 2)
+    throw std::invalid_argument("the unbiased natural-parameter estimate of a " + std::to_string(d) +
+                                "-dimensional Gaussian needs more than " + std::to_string(d + 2) + " draws; got " +
+                                std::to_string(n));
+  const Eigen::VectorXd m = Z.rowwise().mean();
+  const Eigen::MatrixXd centred = Z.colwise() - m;
+  const Eigen::MatrixXd S = centred * centred.transpose() / static_cast<double>(n - 1);
+  Eigen::LLT<Eigen::MatrixXd> llt(S);
+  if (llt.info() != Eigen::Success) throw std::invalid_argument("the draws' sample covariance is singular");
+  const Eigen::MatrixXd P =
+      static_cast<double>(n - d - 2) / static_cast<double>(n - 1) * llt.solve(Eigen::MatrixXd::Identity(d, d));
+  return {P * m, -0.5 * P};
+}
+
+MeanFieldNatural unbiasedNaturalDiagonal(const Eigen::MatrixXd& Z) {
+  const Eigen::Index n = Z.cols();
+  if (n <= 3)
+    throw std::invalid_argument(
+        "the unbiased natural-parameter estimate of a Gaussian coordinate needs more than 3 draws; got " +
+        std::to_string(n));
+  const Eigen::VectorXd m = Z.rowwise().mean();
+  const Eigen::ArrayXd v = (Z.colwise() - m).array().square().rowwise().sum() / static_cast<double>(n - 1);
+  if (!(v > 0.0).all()) throw std::invalid_argument("a coordinate of the draws has no spread");
+  const Eigen::ArrayXd p = static_cast<double>(n - 3) / static_cast<double>(n - 1) / v;
+  return {(p * m.array()).matrix(), (-0.5 * p).matrix()};
+}
+
 }  // namespace pvi::algorithms::ep

@@ -39,4 +39,14 @@ FullNatural updateSite(Variant v, const FullNatural& lambda, const FullNatural& 
 MeanFieldNatural updateSite(Variant v, const MeanFieldNatural& lambda, const MeanFieldNatural& theta,
                             const MeanFieldMean& muHat, double step);
 
+// The natural parameters of the Gaussian that n draws (the columns of Z) come from, estimated
+// without bias, for plain EP on sampled tilted distributions (grad A*(mu_hat) of the sample
+// moments is biased): with the sample mean m and the unbiased sample covariance S, independent
+// for Gaussian draws, and E[S^-1] = (n - 1) / (n - D - 2) Sigma^-1 (inverse Wishart), the
+// precision estimate is P = (n - D - 2) / (n - 1) S^-1 and eta = (P m, -P / 2). Needs
+// n > D + 2 draws (D = 1 per coordinate for the diagonal family); throws std::invalid_argument
+// naming both numbers otherwise.
+FullNatural unbiasedNatural(const Eigen::MatrixXd& Z);
+MeanFieldNatural unbiasedNaturalDiagonal(const Eigen::MatrixXd& Z);
+
 }  // namespace pvi::algorithms::ep
