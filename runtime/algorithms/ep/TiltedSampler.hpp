@@ -21,7 +21,7 @@ namespace pvi::algorithms::ep {
 
 struct TiltedSamplerOptions {
   std::size_t adaptTransitions = 100;  // dual-averaging transitions at each re-adaptation
-  std::size_t readaptEvery = 20;       // calls between re-adaptations (0: only the first)
+  std::size_t readaptEvery = 100;      // calls between re-adaptations (0: only the first)
   double targetAccept = 0.8;
   std::size_t maxDepth = 10;
   std::uint64_t seed = 1;
