@@ -7,6 +7,7 @@
 #include <iostream>
 #include <random>
 
+#include "EpAverage.hpp"
 #include "runtime/algorithms/ep/Ep.hpp"
 #include "runtime/families/GaussianCalculus.hpp"
 
@@ -197,25 +198,13 @@ TEST(EpLoop, OneDrawPerUpdateAveragesToTheExactPosterior) {
     o.variant = v;
     o.step = 0.01;
     o.iterations = 20000;
-    // Each variant's iterates are (nearly) unbiased in its own parameters: EP-eta's in the natural
-    // parameters, EP-mu's in the mean parameters; the average is taken there.
-    FullMean sumMean{Eigen::VectorXd::Zero(2), Eigen::MatrixXd::Zero(2, 2)};
-    FullNatural sumNatural = FullNatural::flat(2);
-    std::size_t averaged = 0;
+    EpAverage average(2, o.iterations);
     o.afterIteration = [&](std::size_t it, const FullNatural& theta) {
-      if (it > o.iterations / 2) {
-        const FullMean mu = toMean(theta);
-        sumMean.m += mu.m;
-        sumMean.second += mu.second;
-        sumNatural += theta;
-        ++averaged;
-      }
+      average.add(it, theta);
       return false;
     };
     const EpResult<FullGaussian> r = runEp<FullGaussian>(g.prior, 3, sampledMoments(g, 1, rng), o);
-    const double n = static_cast<double>(averaged);
-    const FullStandard avg = v == Variant::EpEta ? toStandard((1.0 / n) * sumNatural)
-                                                 : toStandard(FullMean{sumMean.m / n, sumMean.second / n});
+    const FullStandard avg = average.of(v);
     const double divergence = kl(avg, exact);
     std::cout << "[measured] " << variantName(v) << ", 1 draw per update: KL(average || exact) " << divergence << ", "
               << r.rejected << " of " << r.updates << " updates refused, " << r.skipped

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "EpAverage.hpp"
 #include "runtime/algorithms/ep/SampledSites.hpp"
 #include "runtime/algorithms/ep/TiltedSampler.hpp"
 #include "runtime/families/GaussianCalculus.hpp"
@@ -94,24 +95,14 @@ TEST(SampledSites, EpWithOneNutsDrawPerUpdateReachesTheExactPosterior) {
     o.variant = v;
     o.step = 0.01;
     o.iterations = 6000;
-    FullMean sumMean{Eigen::VectorXd::Zero(2), Eigen::MatrixXd::Zero(2, 2)};
-    FullNatural sumNatural = FullNatural::flat(2);
-    std::size_t averaged = 0;
+    EpAverage average(2, o.iterations);
     o.afterIteration = [&](std::size_t it, const FullNatural& theta) {
       sampled.setGlobalVariances(toStandard(theta).S.diagonal());
-      if (it > o.iterations / 2) {
-        const FullMean mu = toMean(theta);
-        sumMean.m += mu.m;
-        sumMean.second += mu.second;
-        sumNatural += theta;
-        ++averaged;
-      }
+      average.add(it, theta);
       return false;
     };
     const EpResult<FullGaussian> r = runEp<FullGaussian>(prior, 3, sampled.moments(), o);
-    const double n = static_cast<double>(averaged);
-    const FullStandard avg = v == Variant::EpEta ? toStandard((1.0 / n) * sumNatural)
-                                                 : toStandard(FullMean{sumMean.m / n, sumMean.second / n});
+    const FullStandard avg = average.of(v);
     const double divergence = kl(avg, exact);
     std::cout << "[measured] " << variantName(v) << " with 1 NUTS draw per update: KL(average || exact) " << divergence
               << ", " << r.skipped << " skipped, " << r.rejected << " refused, "
