@@ -213,6 +213,26 @@ TEST(EpLoop, OneDrawPerUpdateAveragesToTheExactPosterior) {
   }
 }
 
+// Plain EP maps the tilted moments to natural parameters, which one draw cannot give (its second
+// moment has no spread): the update is refused with a message, never turned into NaNs.
+TEST(EpUpdates, PlainEpRefusesTheMomentsOfOneDraw) {
+  const GaussianSites g = someSites(2, 1, 13);
+  const FullNatural theta = g.exactPosterior();
+  std::mt19937_64 rng(14);
+  const Eigen::MatrixXd z = sample(toStandard(theta), 1, rng);
+  const FullMean one{z.col(0), z.col(0) * z.col(0).transpose()};
+  try {
+    updateSite(Variant::Ep, g.factors[0], theta, one, 1.0);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("ep site update: the tilted moments are not those of a distribution"),
+              std::string::npos)
+        << e.what();
+  }
+  // EP-mu with a step below 1 mixes them with the approximation's, which is fine.
+  EXPECT_TRUE(checkDistribution(theta - g.factors[0] + updateSite(Variant::EpMu, g.factors[0], theta, one, 0.1)).ok());
+}
+
 // An update that would leave the family is not applied, and is counted.
 TEST(EpLoop, RefusesAnUpdateThatLeavesTheFamily) {
   const GaussianSites g = someSites(2, 2, 9);

@@ -13,20 +13,20 @@ Natural updateSiteImpl(Variant v, const Natural& lambda, const Natural& theta, c
   auto requireDistribution = [v](const auto& x, const char* what) {
     if (Validity ok = checkDistribution(x); !ok)
       throw std::invalid_argument(std::string(variantName(v)) + " site update: " + what +
-                                  " is not a distribution: " + ok.reason);
+                                  " are not those of a distribution: " + ok.reason);
   };
   switch (v) {
     case Variant::Ep:
       requireDistribution(muHat, "the tilted moments");
       return lambda - step * (theta - toNatural(muHat));
     case Variant::EpEta: {
-      requireDistribution(theta, "the approximation");
+      requireDistribution(theta, "the approximation's parameters");
       const Mean mu = toMean(theta);
       Mean dmu{muHat.m - mu.m, muHat.second - mu.second};
       return lambda + step * naturalDerivative(mu, dmu);
     }
     case Variant::EpMu: {
-      requireDistribution(theta, "the approximation");
+      requireDistribution(theta, "the approximation's parameters");
       const Mean mu = toMean(theta);
       Mean mixed{(1.0 - step) * mu.m + step * muHat.m, (1.0 - step) * mu.second + step * muHat.second};
       requireDistribution(mixed, "the damped moments");
