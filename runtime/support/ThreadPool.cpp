@@ -41,4 +41,20 @@ void ThreadPool::work() {
   }
 }
 
+void forEachIndex(ThreadPool* pool, std::size_t n, const std::function<void(std::size_t)>& fn) {
+  if (!pool) {
+    for (std::size_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  std::vector<std::future<void>> done;
+  for (std::size_t i = 0; i < n; ++i) done.push_back(pool->submit([&fn, i] { fn(i); }));
+  std::exception_ptr first;
+  for (auto& f : done) try {
+      f.get();
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  if (first) std::rethrow_exception(first);
+}
+
 }  // namespace pvi::support

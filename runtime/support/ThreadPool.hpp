@@ -45,4 +45,9 @@ class ThreadPool {
   std::vector<std::thread> workers_;
 };
 
+// fn(0), ..., fn(n - 1): on `pool` when there is one, else in order on this thread. Every call
+// finishes before the first exception (in index order of submission) is rethrown, since the
+// calls may use the caller's frame.
+void forEachIndex(ThreadPool* pool, std::size_t n, const std::function<void(std::size_t)>& fn);
+
 }  // namespace pvi::support

@@ -1,6 +1,10 @@
 #include "runtime/algorithms/ep/Ep.hpp"
 
+#include <algorithm>
+#include <memory>
 #include <stdexcept>
+
+#include "runtime/support/ThreadPool.hpp"
 
 namespace pvi::algorithms::ep {
 
@@ -23,34 +27,38 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
   r.theta = total();
   if (Validity ok = checkDistribution(r.theta); !ok)
     throw std::invalid_argument(std::string("EP: the starting approximation is not a distribution: ") + ok.reason);
+  std::unique_ptr<support::ThreadPool> pool;
+  if (o.threads > 1 && sites > 1) pool = std::make_unique<support::ThreadPool>(std::min(o.threads, sites));
   for (std::size_t it = 1; it <= o.iterations; ++it) {
     const Natural theta = r.theta;  // the tilted distributions' theta for this outer iteration
     for (std::size_t k = 0; k < o.inner; ++k) {
       const Natural sum = r.theta;  // every site of the sweep updates from the same sum
-      std::vector<Natural> proposed(sites);
-      std::vector<bool> skip(sites, false);
-      for (std::size_t i = 0; i < sites; ++i) {
-        auto skipSite = [&](const std::string& why) {
-          skip[i] = true;
-          ++r.skipped;
-          r.events.push_back("iteration " + std::to_string(it) + ": site " + std::to_string(i + 1) +
-                             " was skipped: " + why);
-        };
+      // Each site's moments and proposal, on the pool when there is one (the sites' moment
+      // sources are independent); then the proposals are applied in site order.
+      std::vector<std::optional<Natural>> proposed(sites);
+      std::vector<std::string> skipWhy(sites);
+      auto one = [&](std::size_t i) {
         const Natural cavity = tiltedNatural(theta, r.sites[i], o.beta);
         if (Validity ok = checkDistribution(cavity); o.requireProperCavity && !ok) {
-          skipSite("its cavity theta - lambda / beta is not a distribution (" + ok.reason + ")");
-          continue;
+          skipWhy[i] = "its cavity theta - lambda / beta is not a distribution (" + ok.reason + ")";
+          return;
         }
         const auto muHat = moments(i, cavity, o.beta);
         if (!muHat) {
-          skipSite("its tilted moments could not be estimated");
-          continue;
+          skipWhy[i] = "its tilted moments could not be estimated";
+          return;
         }
         proposed[i] = updateSite(o.variant, r.sites[i], sum, *muHat, o.step);
-      }
+      };
+      support::forEachIndex(pool.get(), sites, one);
       for (std::size_t i = 0; i < sites; ++i) {
-        if (skip[i]) continue;
-        Natural next = r.theta - r.sites[i] + proposed[i];
+        if (!proposed[i]) {
+          ++r.skipped;
+          r.events.push_back("iteration " + std::to_string(it) + ": site " + std::to_string(i + 1) +
+                             " was skipped: " + skipWhy[i]);
+          continue;
+        }
+        Natural next = r.theta - r.sites[i] + *proposed[i];
         ++r.updates;
         if (Validity ok = checkDistribution(next); !ok) {
           ++r.rejected;
@@ -59,7 +67,7 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
                              ")");
           continue;
         }
-        r.sites[i] = proposed[i];
+        r.sites[i] = *proposed[i];
         r.theta = std::move(next);
       }
     }

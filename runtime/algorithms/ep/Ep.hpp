@@ -35,6 +35,10 @@ struct EpOptions {
   // Skip a site whose cavity is not a distribution: a sampler of the tilted distribution needs a
   // proper one unless the likelihood alone makes it proper.
   bool requireProperCavity = true;
+  // Sites whose moments are computed at once, each on its own thread (the moments source must
+  // allow calls for different sites at the same time; SampledSites does). The result does not
+  // depend on it.
+  std::size_t threads = 1;
   // After every outer iteration: its index (1-based) and theta. Return true to stop.
   std::function<bool(std::size_t, const typename Family::Natural&)> afterIteration;
 };

@@ -46,20 +46,7 @@ void SiloSet<Family>::forEach(const std::function<void(std::size_t)>& fn) {
       throw std::runtime_error("partition '" + model_.partitionLabel(j) + "': " + e.what());
     }
   };
-  if (!pool_) {
-    for (std::size_t j = 0; j < silos_.size(); ++j) one(j);
-    return;
-  }
-  std::vector<std::future<void>> done;
-  for (std::size_t j = 0; j < silos_.size(); ++j) done.push_back(pool_->submit([&one, j] { one(j); }));
-  // Every task finishes before anything is rethrown: they use the caller's frame.
-  std::exception_ptr first;
-  for (auto& f : done) try {
-      f.get();
-    } catch (...) {
-      if (!first) first = std::current_exception();
-    }
-  if (first) std::rethrow_exception(first);
+  support::forEachIndex(pool_.get(), silos_.size(), one);
 }
 
 template <class Family>
