@@ -78,6 +78,7 @@ class FunctionLowerer {
   ValueId lower(const Expr& e);
   ValueId name(const Expr& e);
   ValueId declaredValue(const Stmt& decl);
+  ValueId lowerPending(const Stmt& decl);
   ValueId defaultValue(const VType& t);
   ValueId condition(const Expr& e);
   ValueId binary(const Expr& e);

@@ -84,13 +84,8 @@ void FunctionLowerer::lowerPendingReadIn(const Stmt& loop) {
       decls.push_back(pending->second);
   }
   std::sort(decls.begin(), decls.end(), [](const Stmt* a, const Stmt* b) { return a->span.begin < b->span.begin; });
-  const Span use = span_;
-  for (const Stmt* d : decls) {
-    if (values_.count(d->declared)) continue;  // lowered as part of an earlier one
-    span_ = d->span;
-    values_[d->declared] = declaredValue(*d);
-  }
-  span_ = use;
+  for (const Stmt* d : decls)
+    if (!values_.count(d->declared)) lowerPending(*d);  // else lowered as part of an earlier one
 }
 
 // First pass (collectRoots): dependencies, reassigned variables, the variables each loop and

@@ -86,15 +86,18 @@ ValueId FunctionLowerer::name(const Expr& e) {
   auto it = values_.find(s);
   if (it != values_.end()) return it->second;
   auto pending = pendingDecls_.find(s);
-  if (pending != pendingDecls_.end()) {  // lowered at its first use; diagnostics name the declaration
-    Span use = span_;
-    span_ = pending->second->span;
-    ValueId v = declaredValue(*pending->second);
-    span_ = use;
-    values_[s] = v;
-    return v;
-  }
+  if (pending != pendingDecls_.end()) return lowerPending(*pending->second);  // lowered at its first use
   throw Unsupported{e.span, "the variable '" + e.text + "' here"};
+}
+
+// A declaration waiting for its first use, lowered now; diagnostics name the declaration.
+ValueId FunctionLowerer::lowerPending(const Stmt& decl) {
+  const Span use = span_;
+  span_ = decl.span;
+  const ValueId v = declaredValue(decl);
+  span_ = use;
+  values_[decl.declared] = v;
+  return v;
 }
 
 // The value a declaration gives its variable: its initial value, or NaN (0 for ints).

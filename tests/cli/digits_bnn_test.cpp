@@ -26,7 +26,7 @@ struct Image {
 };
 
 // data_per_silo.csv's silo, test and y columns, in file order (a silo's rows are its images 1..N).
-std::vector<Image> images() {
+std::vector<Image> readImages() {
   std::ifstream in(example("digits_hierarchical_bnn") + "/data_per_silo.csv");
   std::string line;
   std::getline(in, line);
@@ -41,6 +41,12 @@ std::vector<Image> images() {
     out.push_back({std::stoi(silo), std::stoi(y), test == "1"});
   }
   return out;
+}
+
+// Read once for every test and helper.
+const std::vector<Image>& images() {
+  static const std::vector<Image> all = readImages();
+  return all;
 }
 
 // Per silo: the fraction of its test images whose most probable class (the posterior mean of the

@@ -32,8 +32,9 @@ Eigen::MatrixXd TiltedSampler::draw(const FullNatural& cavity, double beta, cons
     const double f = site_->evaluate(x, dw > 0 ? x + d : nullptr, grad, dw > 0 ? grad + d : nullptr);
     gz /= beta;
     gw /= beta;
-    gz.noalias() += cavity.eta1 + 2.0 * cavity.eta2 * z;
-    return cavity.eta1.dot(z) + z.dot(cavity.eta2 * z) + f / beta;
+    const Eigen::VectorXd eta2z = cavity.eta2 * z;
+    gz += cavity.eta1 + 2.0 * eta2z;
+    return cavity.eta1.dot(z) + z.dot(eta2z) + f / beta;
   };
   samplers::NutsOptions nutsOptions;
   nutsOptions.maxDepth = options_.maxDepth;
