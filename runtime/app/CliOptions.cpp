@@ -56,6 +56,25 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
   cmd.add_option("--initial-sd", f.fit.initialSd,
                  "sfvi, sfvi-avg: q starts at N(0, sd^2 I) on the unconstrained scale (0.1 suits neural networks)")
       ->capture_default_str();
+  cmd.add_option("--ep-step", f.fit.ep.step,
+                 "ep: damping alpha; ep-eta, ep-mu: step eps after the warm-up, in (0, 1] (0: auto, 0.5 for ep, "
+                 "0.1 / sites otherwise)")
+      ->capture_default_str();
+  cmd.add_option("--ep-start-step", f.fit.ep.startStep,
+                 "ep-eta, ep-mu: step at the first iteration, falling to --ep-step over the first tenth (0: auto, "
+                 "0.5 / sites)")
+      ->capture_default_str();
+  cmd.add_option("--ep-samples", f.fit.ep.samples,
+                 "ep, ep-eta, ep-mu: tilted draws per site update (0: auto, 1 for ep-eta and ep-mu; ep needs more "
+                 "than D + 2)")
+      ->capture_default_str();
+  cmd.add_flag("--ep-restart", f.fit.ep.restart,
+               "ep, ep-eta, ep-mu: restart each site's chain from a draw of the approximation at every "
+               "re-adaptation");
+  cmd.add_option("--ep-inner", f.fit.ep.inner, "ep, ep-eta, ep-mu: site sweeps per refresh of theta")
+      ->capture_default_str();
+  cmd.add_option("--ep-power", f.fit.ep.power, "ep, ep-eta, ep-mu: power beta of every site (1: EP)")
+      ->capture_default_str();
   cmd.add_option("--samples", f.fit.samples, "Monte Carlo draws per Adam step")->capture_default_str();
   cmd.add_option("--elbo-samples", f.fit.elboSamples, "Draws per client for each round's ELBO estimate")
       ->capture_default_str();

@@ -215,8 +215,11 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     outputs.commit();
 
     std::cout << "\n" << output::formatSummaryTable(summary.summary) << "\n";
-    std::printf("ELBO %.6g (standard error %.2g) after %zu rounds in %.1f s; %s\n", result.elbo.value,
-                result.elbo.standardError, result.rounds, result.seconds, result.status.c_str());
+    if (std::isfinite(result.elbo.value))
+      std::printf("ELBO %.6g (standard error %.2g) after %zu rounds in %.1f s; %s\n", result.elbo.value,
+                  result.elbo.standardError, result.rounds, result.seconds, result.status.c_str());
+    else  // EP has no ELBO
+      std::printf("%zu rounds in %.1f s; %s\n", result.rounds, result.seconds, result.status.c_str());
     if (summary.paretoKhat <= kKhatTrusted) std::printf("%s\n", khatLine(summary.paretoKhat, outCli.draws).c_str());
     std::printf("communication: %zu messages up, %zu down; %zu bytes up, %zu down\n", result.counters.messagesUp,
                 result.counters.messagesDown, result.counters.bytesUp, result.counters.bytesDown);

@@ -15,6 +15,16 @@ constexpr std::size_t kFullCovarianceMaxDim = 200;
 // "A small global dimension" in the design's rule: EP-mu would be preferred below it.
 constexpr std::size_t kSmallGlobalDim = 20;
 constexpr std::size_t kDefaultRounds = 30;
+// EP: iterations (one sweep over the sites, one message each way per site), and the default
+// steps: plain EP's damping alpha, and EP-eta's and EP-mu's eps with one draw per update, chosen
+// on the contraception and Six Cities examples (docs/fitting.md, "EP").
+constexpr std::size_t kDefaultEpIterations = 3000;
+constexpr double kDefaultEpDamping = 0.5;
+// EP-eta's and EP-mu's eps: c / J for J sites. Each site's update carries noise of the size of
+// the whole posterior whatever its share of the data, so theta's noise grows with the number of
+// sites; the warm-up's larger step gets near the fixed point first.
+constexpr double kEpStepPerSite = 0.1, kEpStartStepPerSite = 0.5;
+bool isEp(Algorithm a) { return a == Algorithm::Ep || a == Algorithm::EpEta || a == Algorithm::EpMu; }
 // Up to this many locals per partition, q(w_j | z) gets a unit-lower-triangular L_j (dw(dw - 1)/2
 // parameters, O(dw^2) work per draw); beyond it L_j = I. Locals of different groups inside one
 // partition (children in a city) are conditionally independent in the posterior anyway.
@@ -101,6 +111,65 @@ AlgorithmChoice chooseNuts(const ModelShape& shape, const FitOptions& o, const M
   return c;
 }
 
+// EP, EP-eta, EP-mu over the partitions as sites (FitEp.cpp): full-covariance Gaussian over z,
+// hyperparameters fixed.
+AlgorithmChoice chooseEp(const ModelShape& shape, const FitOptions& o, const MemoryLimit& memory, bool automatic) {
+  const EpFitOptions& e = o.ep;
+  const std::string name = algorithmName(automatic ? Algorithm::EpMu : o.algorithm);
+  const Algorithm a = automatic ? Algorithm::EpMu : o.algorithm;
+  if (o.family && *o.family != FamilyKind::Full)
+    throw FitConfigurationError(name + " approximates the globals with a full-covariance Gaussian; drop --family " +
+                                familyName(*o.family));
+  if (shape.hyperDim > 0 && o.theta.empty())
+    throw FitConfigurationError(name + " does not learn hyperparameters: fix the model's " +
+                                std::to_string(shape.hyperDim) + " with --theta, or use sfvi or pvi, which learn them");
+  if (!o.theta.empty() && o.theta.size() != shape.hyperDim)
+    throw FitConfigurationError("the model has " + std::to_string(shape.hyperDim) + " hyperparameters, but " +
+                                std::to_string(o.theta.size()) + " values were given");
+  if (!(e.step >= 0.0 && e.step <= 1.0))
+    throw FitConfigurationError("--ep-step must be in (0, 1], got " + std::to_string(e.step));
+  if (!(e.power > 0.0) || !std::isfinite(e.power))
+    throw FitConfigurationError("--ep-power must be a positive number, got " + std::to_string(e.power));
+  if (e.inner == 0) throw FitConfigurationError("--ep-inner must be at least 1");
+  if (e.readaptEvery == 0 || e.adaptTransitions == 0)
+    throw FitConfigurationError("the tilted samplers' re-adaptation period and length must be positive");
+  const std::size_t d = shape.globalDim;
+  AlgorithmChoice c;
+  c.algorithm = a;
+  c.family = FamilyKind::Full;
+  checkFamilyFits(c.family, shape, memory);
+  c.samples = e.samples != 0 ? e.samples : a == Algorithm::Ep ? std::max<std::size_t>(100, 2 * (d + 3)) : 1;
+  if (a == Algorithm::Ep && c.samples <= d + 2)
+    throw FitConfigurationError(
+        "ep estimates each site's natural parameters without bias from its draws, which needs "
+        "--ep-samples above D + 2 = " +
+        std::to_string(d + 2) + " (got " + std::to_string(c.samples) + "); ep-eta and ep-mu work with one draw");
+  const double sites = static_cast<double>(std::max<std::size_t>(shape.partitions, 1));
+  c.step = e.step != 0.0 ? e.step : a == Algorithm::Ep ? kDefaultEpDamping : std::min(0.05, kEpStepPerSite / sites);
+  if (!(e.startStep >= 0.0 && e.startStep <= 1.0))
+    throw FitConfigurationError("--ep-start-step must be in (0, 1], got " + std::to_string(e.startStep));
+  c.startStep = e.startStep != 0.0   ? e.startStep
+                : a == Algorithm::Ep ? c.step
+                                     : std::max(c.step, std::min(0.5, kEpStartStepPerSite / sites));
+  c.rounds = o.rounds != 0 ? o.rounds : kDefaultEpIterations;
+  if (o.roundBudget) c.rounds = std::min(c.rounds, *o.roundBudget);
+  c.warmup = c.rounds / 10;
+  c.damping = c.step;
+  std::ostringstream why;
+  if (automatic)
+    why << name << ": the model has local latents and " << d << " global dimensions (at most " << kSmallGlobalDim
+        << ")";
+  else
+    why << name << " as requested";
+  why << " (full Gaussian over " << d << " dimensions, " << partitionsText(shape)
+      << " as sites, one NUTS chain per site over its globals and locals, " << c.samples
+      << (c.samples == 1 ? " draw" : " draws") << " per update, " << (a == Algorithm::Ep ? "alpha " : "eps ")
+      << (c.startStep != c.step ? std::to_string(c.startStep).substr(0, 6) + " falling to " : std::string()) << c.step
+      << (e.power != 1.0 ? ", power " + std::to_string(e.power) : std::string()) << ", " << c.rounds << " iterations)";
+  c.reason = why.str();
+  return c;
+}
+
 }  // namespace
 
 std::optional<std::uint64_t> familyStateNumbers(FamilyKind family, const ModelShape& shape) {
@@ -118,6 +187,7 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
 
 AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, const MemoryLimit& memory) {
   if (o.algorithm == Algorithm::Nuts) return chooseNuts(shape, o, memory);
+  if (isEp(o.algorithm)) return chooseEp(shape, o, memory, false);
   if (o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Pvi && o.algorithm != Algorithm::Sfvi &&
       o.algorithm != Algorithm::SfviAvg)
     throw FitConfigurationError(notImplemented(o.algorithm));

@@ -28,6 +28,11 @@ struct AlgorithmChoice {
   LocalsKind locals = LocalsKind::Structured;  // of q(w_j | z), for models with local latents
   std::size_t rounds = 0;
   double damping = 1.0;
+  // EP, EP-eta, EP-mu: the step (alpha or eps) and the tilted draws per site update, resolved.
+  double step = 0.0;
+  double startStep = 0.0;
+  std::size_t warmup = 0;  // iterations over which the step falls from startStep to step
+  std::size_t samples = 0;
   std::string reason;  // one line, printed by the front ends
 };
 

@@ -219,6 +219,9 @@ FitResult fitModel(const FactorModel& model, const FitOptions& options, const Ro
   const AlgorithmChoice choice = chooseAlgorithm(shapeOf(model), options);
   if (choice.algorithm == Algorithm::Nuts) return sampleModel(model, options, choice, chainProgress);
   try {
+    if (choice.algorithm == Algorithm::Ep || choice.algorithm == Algorithm::EpEta ||
+        choice.algorithm == Algorithm::EpMu)
+      return runEpFit(model, options, choice, afterRound);
     if (choice.algorithm == Algorithm::Sfvi || choice.algorithm == Algorithm::SfviAvg) {
       if (choice.family == FamilyKind::Full) return runSfviFit<FullGaussian>(model, options, choice, afterRound);
       return runSfviFit<MeanFieldGaussian>(model, options, choice, afterRound);

@@ -83,4 +83,8 @@ template <class Family>
 FitResult runSfviFit(const FactorModel& model, const FitOptions& options, const AlgorithmChoice& choice,
                      const RoundCallback& afterRound);
 
+// EP, EP-eta or EP-mu over the partitions as sites (FitEp.cpp), as fitModel runs them.
+FitResult runEpFit(const FactorModel& model, const FitOptions& options, const AlgorithmChoice& choice,
+                   const RoundCallback& afterRound);
+
 }  // namespace pvi

@@ -23,6 +23,7 @@ TraceRow traceRow(const support::TraceRecord& r) {
   row.maxChange = r.maxChange;
   row.seconds = r.seconds;
   row.communication = communicationTotals(r.counters);
+  row.metrics = r.metrics;
   return row;
 }
 

@@ -12,7 +12,8 @@ namespace pvi::output {
 
 CommunicationTotals communicationTotals(const support::CommunicationCounters& counters);
 
-// freeEnergy becomes the ELBO; metrics stay empty for the caller to add (e.g. test accuracy).
+// freeEnergy becomes the ELBO; the record's metrics are copied, and the caller may add more (e.g.
+// test accuracy).
 TraceRow traceRow(const support::TraceRecord& record);
 std::vector<TraceRow> traceRows(std::span<const support::TraceRecord> records);  // e.g. Trace::records()
 

@@ -11,6 +11,7 @@
 // updates and why, dropped messages, failed local optimisations.
 #include <cstddef>
 #include <limits>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct TraceRecord {
   double freeEnergy = std::numeric_limits<double>::quiet_NaN();
   double freeEnergyStandardError = std::numeric_limits<double>::quiet_NaN();
   double seconds = 0.0;  // wall-clock since the schedule started
+  // Algorithm-specific per-round numbers, e.g. EP's cumulative "sampler_steps" (leapfrog steps)
+  // and "kl_to_reference".
+  std::map<std::string, double> metrics;
 };
 
 class Trace {

@@ -440,10 +440,10 @@ TEST_F(BadInput, BadSamplerOptions) {
   EXPECT_EQ(r.exitCode, 2) << r.err;
 }
 
-TEST_F(BadInput, UnimplementedAlgorithm) {
-  ProcessResult r = runWith(json() + csv() + " --algorithm ep-mu");
+TEST_F(BadInput, EpWithTooFewDrawsPerUpdate) {
+  ProcessResult r = runWith(json() + csv() + " --algorithm ep --ep-samples 2");
   EXPECT_EQ(r.exitCode, 1);
-  EXPECT_NE(r.err.find("'ep-mu' is not implemented yet"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("needs --ep-samples above D + 2"), std::string::npos) << r.err;
 }
 
 TEST_F(BadInput, UnknownAlgorithmIsAUsageError) {

@@ -92,18 +92,66 @@ TEST(AlgorithmChoice, ExplicitOptionsWin) {
   EXPECT_NE(c.reason.find("as requested"), std::string::npos);
 }
 
-TEST(AlgorithmChoice, UnimplementedAlgorithmsAndBadOptionsAreRefusedWithReasons) {
-  for (Algorithm a : {Algorithm::Ep, Algorithm::EpEta, Algorithm::EpMu}) {
+TEST(AlgorithmChoice, EpVariantsGetTheirStepsAndRefuseWhatTheyCannotServe) {
+  ModelShape sixty = shape(7, 60, 60);
+  sixty.maxLocalDim = 1;
+  for (Algorithm a : {Algorithm::EpEta, Algorithm::EpMu}) {
     FitOptions o;
     o.algorithm = a;
-    try {
-      chooseAlgorithm(shape(3, 2, 0), o);
-      ADD_FAILURE() << algorithmName(a) << " was accepted";
-    } catch (const FitConfigurationError& e) {
-      EXPECT_NE(std::string(e.what()).find("'" + algorithmName(a) + "' is not implemented yet"), std::string::npos)
-          << e.what();
-    }
+    const AlgorithmChoice c = chooseAlgorithm(sixty, o);
+    EXPECT_EQ(c.algorithm, a);
+    EXPECT_EQ(c.family, FamilyKind::Full);
+    EXPECT_EQ(c.samples, 1u);
+    EXPECT_DOUBLE_EQ(c.step, 0.1 / 60);       // 0.1 / sites
+    EXPECT_DOUBLE_EQ(c.startStep, 0.5 / 60);  // 0.5 / sites
+    EXPECT_EQ(c.warmup, c.rounds / 10);
+    EXPECT_NE(c.reason.find(algorithmName(a) + " as requested"), std::string::npos) << c.reason;
+    EXPECT_NE(c.reason.find("60 partitions as sites"), std::string::npos) << c.reason;
   }
+  FitOptions ep;
+  ep.algorithm = Algorithm::Ep;
+  const AlgorithmChoice plain = chooseAlgorithm(sixty, ep);
+  EXPECT_EQ(plain.samples, 100u);  // more than D + 2, as its unbiased estimator needs
+  EXPECT_DOUBLE_EQ(plain.step, 0.5);
+  auto refusedWith = [&](FitOptions o, const std::string& expected) {
+    try {
+      chooseAlgorithm(sixty, o);
+      ADD_FAILURE() << "accepted; expected: " << expected;
+    } catch (const FitConfigurationError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  };
+  FitOptions o = ep;
+  o.ep.samples = 9;
+  refusedWith(o, "--ep-samples above D + 2 = 9");
+  o = ep;
+  o.algorithm = Algorithm::EpMu;
+  o.family = FamilyKind::MeanField;
+  refusedWith(o, "full-covariance Gaussian");
+  o.family.reset();
+  o.ep.step = 1.5;
+  refusedWith(o, "--ep-step must be in (0, 1]");
+  o.ep.step = 0.0;
+  o.ep.power = -1.0;
+  refusedWith(o, "--ep-power must be a positive number");
+  o.ep.power = 1.0;
+  o.ep.inner = 0;
+  refusedWith(o, "--ep-inner must be at least 1");
+  ModelShape hyper = sixty;
+  hyper.hyperDim = 2;
+  o = ep;
+  o.algorithm = Algorithm::EpMu;
+  try {
+    chooseAlgorithm(hyper, o);
+    ADD_FAILURE() << "hyperparameters without --theta were accepted";
+  } catch (const FitConfigurationError& e) {
+    EXPECT_NE(std::string(e.what()).find("does not learn hyperparameters"), std::string::npos) << e.what();
+  }
+  o.theta = {0.0, 0.0};
+  EXPECT_NO_THROW(chooseAlgorithm(hyper, o));
+}
+
+TEST(AlgorithmChoice, BadOptionsAreRefusedWithReasons) {
   auto refused = [](FitOptions o) { EXPECT_THROW(chooseAlgorithm(shape(3, 2, 0), o), FitConfigurationError); };
   FitOptions o;
   o.damping = 1.5;

@@ -252,6 +252,7 @@ TEST(Fit, BadRequestsAreRefused) {
   const Regression& r = regression();
   FitOptions o;
   o.algorithm = Algorithm::EpMu;
+  o.family = FamilyKind::MeanField;  // EP holds a full covariance
   EXPECT_THROW(fitModel(*r.model, o), FitConfigurationError);
   o = {};
   o.theta = {1.0};  // the model has no hyperparameters

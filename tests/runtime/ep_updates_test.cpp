@@ -7,8 +7,8 @@
 #include <iostream>
 #include <random>
 
-#include "EpAverage.hpp"
 #include "runtime/algorithms/ep/Ep.hpp"
+#include "runtime/algorithms/ep/EpAverage.hpp"
 #include "runtime/families/GaussianCalculus.hpp"
 
 namespace pvi::algorithms::ep {
@@ -199,7 +199,8 @@ TEST(EpLoop, OneDrawPerUpdateAveragesToTheExactPosterior) {
     o.step = 0.01;
     o.iterations = 20000;
     EpAverage average(2, o.iterations);
-    o.afterIteration = [&](std::size_t it, const FullNatural& theta) {
+    o.afterIteration = [&](std::size_t it, const EpResult<FullGaussian>& run) {
+      const FullNatural& theta = run.theta;
       average.add(it, theta);
       return false;
     };

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <iostream>
 
-#include "EpAverage.hpp"
+#include "runtime/algorithms/ep/EpAverage.hpp"
 #include "runtime/algorithms/ep/SampledSites.hpp"
 #include "runtime/algorithms/ep/TiltedSampler.hpp"
 #include "runtime/families/GaussianCalculus.hpp"
@@ -96,7 +96,8 @@ TEST(SampledSites, EpWithOneNutsDrawPerUpdateReachesTheExactPosterior) {
     o.step = 0.01;
     o.iterations = 6000;
     EpAverage average(2, o.iterations);
-    o.afterIteration = [&](std::size_t it, const FullNatural& theta) {
+    o.afterIteration = [&](std::size_t it, const EpResult<FullGaussian>& run) {
+      const FullNatural& theta = run.theta;
       sampled.setGlobalVariances(toStandard(theta).S.diagonal());
       average.add(it, theta);
       return false;

@@ -1,6 +1,7 @@
 #include "runtime/algorithms/ep/Ep.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 
@@ -12,10 +13,15 @@ template <class Family>
 EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites, const TiltedMoments<Family>& moments,
                        const EpOptions<Family>& o, std::vector<typename Family::Natural> start) {
   using Natural = typename Family::Natural;
-  if (Validity ok = checkDistribution(prior); !ok)
-    throw std::invalid_argument(std::string("EP: the prior is not a distribution: ") + ok.reason);
-  if (!(o.step > 0.0) || !(o.beta > 0.0) || o.inner == 0)
+  if (Validity ok = checkFactor(prior); !ok)
+    throw std::invalid_argument(std::string("EP: eta_0 is not a valid factor: ") + ok.reason);
+  if (!(o.step > 0.0) || !(o.beta > 0.0) || o.inner == 0 || o.startStep < 0.0)
     throw std::invalid_argument("EP: the step and beta must be positive and inner at least 1");
+  const auto stepAt = [&](std::size_t it) {
+    if (o.startStep <= 0.0 || it > o.decayIterations) return o.step;
+    const double f = static_cast<double>(it - 1) / static_cast<double>(o.decayIterations);
+    return o.startStep * std::pow(o.step / o.startStep, f);
+  };
   EpResult<Family> r;
   r.sites = start.empty() ? std::vector<Natural>(sites, Natural::flat(prior.dim())) : std::move(start);
   if (r.sites.size() != sites) throw std::invalid_argument("EP: one starting factor per site is needed");
@@ -31,6 +37,7 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
   if (o.threads > 1 && sites > 1) pool = std::make_unique<support::ThreadPool>(std::min(o.threads, sites));
   for (std::size_t it = 1; it <= o.iterations; ++it) {
     const Natural theta = r.theta;  // the tilted distributions' theta for this outer iteration
+    const double step = stepAt(it);
     for (std::size_t k = 0; k < o.inner; ++k) {
       const Natural sum = r.theta;  // every site of the sweep updates from the same sum
       // Each site's moments and proposal, on the pool when there is one (the sites' moment
@@ -48,7 +55,11 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
           skipWhy[i] = "its tilted moments could not be estimated";
           return;
         }
-        proposed[i] = updateSite(o.variant, r.sites[i], sum, *muHat, o.step);
+        try {
+          proposed[i] = updateSite(o.variant, r.sites[i], sum, *muHat, step);
+        } catch (const std::invalid_argument& e) {  // estimated moments that are not a distribution's
+          skipWhy[i] = std::string("its update could not be formed: ") + e.what();
+        }
       };
       support::forEachIndex(pool.get(), sites, one);
       for (std::size_t i = 0; i < sites; ++i) {
@@ -73,7 +84,7 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
     }
     r.theta = total();  // the exact sum, free of the running updates' rounding
     r.iterations = it;
-    if (o.afterIteration && o.afterIteration(it, r.theta)) break;
+    if (o.afterIteration && o.afterIteration(it, r)) break;
   }
   return r;
 }

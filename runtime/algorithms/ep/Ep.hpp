@@ -26,31 +26,6 @@
 namespace pvi::algorithms::ep {
 
 template <class Family>
-struct EpOptions {
-  Variant variant = Variant::EpMu;
-  double step = 0.5;  // alpha for EP (1: undamped), eps for EP-eta and EP-mu
-  double beta = 1.0;  // power of every site (1: EP)
-  std::size_t iterations = 50;
-  std::size_t inner = 1;  // n_inner: site sweeps per refresh of theta
-  // Skip a site whose cavity is not a distribution: a sampler of the tilted distribution needs a
-  // proper one unless the likelihood alone makes it proper.
-  bool requireProperCavity = true;
-  // Sites whose moments are computed at once, each on its own thread (the moments source must
-  // allow calls for different sites at the same time; SampledSites does). The result does not
-  // depend on it.
-  std::size_t threads = 1;
-  // After every outer iteration: its index (1-based) and theta. Return true to stop.
-  std::function<bool(std::size_t, const typename Family::Natural&)> afterIteration;
-};
-
-// mu_hat_i: the moments E[s(z)] of site i's tilted distribution, whose Gaussian part has natural
-// parameters `tilted` (theta - lambda_i / beta) and whose likelihood part is l_i / beta.
-// Nothing when they cannot be had (the tilted distribution is improper, the sampler failed).
-template <class Family>
-using TiltedMoments = std::function<std::optional<typename Family::Mean>(
-    std::size_t site, const typename Family::Natural& tilted, double beta)>;
-
-template <class Family>
 struct EpResult {
   typename Family::Natural theta;
   std::vector<typename Family::Natural> sites;
@@ -61,7 +36,41 @@ struct EpResult {
   std::vector<std::string> events;
 };
 
-// `prior` is eta_0 and must be a distribution; the sites start flat unless `start` gives them.
+template <class Family>
+struct EpOptions {
+  Variant variant = Variant::EpMu;
+  double step = 0.5;  // alpha for EP (1: undamped), eps for EP-eta and EP-mu
+  // A step that starts larger: over the first `decayIterations` iterations the step falls
+  // geometrically from `startStep` to `step` (0: constant `step`). Far from the fixed point a
+  // large step gets there sooner; near it the noise of one-draw updates, summed over the sites,
+  // needs a small one.
+  double startStep = 0.0;
+  std::size_t decayIterations = 0;
+  double beta = 1.0;  // power of every site (1: EP)
+  std::size_t iterations = 50;
+  std::size_t inner = 1;  // n_inner: site sweeps per refresh of theta
+  // Skip a site whose cavity is not a distribution: a sampler of the tilted distribution needs a
+  // proper one unless the likelihood alone makes it proper.
+  bool requireProperCavity = true;
+  // Sites whose moments are computed at once, each on its own thread (the moments source must
+  // allow calls for different sites at the same time; SampledSites does). The result does not
+  // depend on it.
+  std::size_t threads = 1;
+  // After every outer iteration: its index (1-based) and the run so far (theta, the sites, the
+  // counts). Return true to stop.
+  std::function<bool(std::size_t, const EpResult<Family>&)> afterIteration;
+};
+
+// mu_hat_i: the moments E[s(z)] of site i's tilted distribution, whose Gaussian part has natural
+// parameters `tilted` (theta - lambda_i / beta) and whose likelihood part is l_i / beta.
+// Nothing when they cannot be had (the tilted distribution is improper, the sampler failed).
+template <class Family>
+using TiltedMoments = std::function<std::optional<typename Family::Mean>(
+    std::size_t site, const typename Family::Natural& tilted, double beta)>;
+
+// `prior` is eta_0: the prior when it is Gaussian, or flat (zero) when the prior is a site of its
+// own. The sites start flat unless `start` gives them; eta_0 + sum of the starting sites must be
+// a distribution (std::invalid_argument otherwise).
 template <class Family>
 EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites, const TiltedMoments<Family>& moments,
                        const EpOptions<Family>& options, std::vector<typename Family::Natural> start = {});

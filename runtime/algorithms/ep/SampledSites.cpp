@@ -1,5 +1,9 @@
 #include "runtime/algorithms/ep/SampledSites.hpp"
 
+#include <Eigen/Eigenvalues>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "runtime/samplers/nuts/SamplerError.hpp"
@@ -18,17 +22,70 @@ SampledSites::SampledSites(const std::vector<std::shared_ptr<const estimation::L
   }
 }
 
+FullMean steinMoments(const FullNatural& cavity, double beta, const Eigen::MatrixXd& z, const Eigen::MatrixXd& g) {
+  const FullStandard c = toStandard(cavity);
+  const double n = static_cast<double>(z.cols());
+  const Eigen::MatrixXd gs = g / beta;
+  const Eigen::VectorXd mean = c.m + c.S * (gs.rowwise().sum() / n);
+  const Eigen::MatrixXd cross = c.S * (gs * (z.colwise() - c.m).transpose()) / n;  // S_c E[g (z - m_c)^T]
+  const Eigen::MatrixXd central = c.S + 0.5 * (cross + cross.transpose());         // E[(z - m_c)(z - m_c)^T]
+  // E[z z^T] = E[(z - m_c)(z - m_c)^T] + m_c E[z]^T + E[z] m_c^T - m_c m_c^T
+  return FullMean{mean, central + c.m * mean.transpose() + mean * c.m.transpose() - c.m * c.m.transpose()};
+}
+
 TiltedMoments<FullGaussian> SampledSites::moments() {
   return [this](std::size_t i, const FullNatural& cavity, double beta) -> std::optional<FullMean> {
     const Eigen::VectorXd v = variances_.size() == cavity.dim() ? variances_ : Eigen::VectorXd::Ones(cavity.dim());
     try {
-      const Eigen::MatrixXd z = samplers_.at(i).draw(cavity, beta, v, draws_);
+      const bool stein = estimator_ != MomentEstimator::Draws && !unbiased_;
+      Eigen::MatrixXd g;
+      const Eigen::MatrixXd z =
+          samplers_.at(i).draw(cavity, beta, v, draws_, restartFrom_ ? &*restartFrom_ : nullptr, stein ? &g : nullptr);
+      if (unbiased_) return toMean(unbiasedNatural(z));
       const double w = 1.0 / static_cast<double>(z.cols());
-      return FullMean{z.rowwise().mean(), w * z * z.transpose()};
+      const FullMean d{z.rowwise().mean(), w * z * z.transpose()};
+      if (!stein) return d;
+      const FullMean s = steinMoments(cavity, beta, z, g);
+      if (estimator_ == MomentEstimator::Stein) return s;
+      return currentNatural_ && siteShare(*currentNatural_, cavity) <= steinMaxShare_ ? s : d;
     } catch (const samplers::SamplerError&) {
       return std::nullopt;
     }
   };
+}
+
+double siteShare(const FullNatural& theta, const FullNatural& cavity) {
+  const Eigen::LLT<Eigen::MatrixXd> p(-2.0 * cavity.eta2);
+  if (p.info() != Eigen::Success) return INFINITY;
+  const Eigen::MatrixXd site = -2.0 * (theta.eta2 - cavity.eta2);  // the site's precision lambda / beta
+  const Eigen::MatrixXd l = p.matrixL();
+  const Eigen::MatrixXd whitened =
+      l.triangularView<Eigen::Lower>().solve(l.triangularView<Eigen::Lower>().solve(site).transpose());
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (whitened + whitened.transpose()),
+                                                           Eigen::EigenvaluesOnly);
+  return eig.eigenvalues().cwiseAbs().maxCoeff();
+}
+
+void SampledSites::setApproximation(const FullStandard& q, bool restart) {
+  variances_ = q.S.diagonal();
+  currentNatural_ = toNatural(q);
+  for (TiltedSampler& s : samplers_) s.setGlobalCovariance(q.S);
+  if (restart)
+    restartFrom_ = q;
+  else
+    restartFrom_.reset();
+}
+
+std::size_t SampledSites::gradientEvaluations() const {
+  std::size_t n = 0;
+  for (const TiltedSampler& s : samplers_) n += s.gradientEvaluations();
+  return n;
+}
+
+std::size_t SampledSites::divergences() const {
+  std::size_t n = 0;
+  for (const TiltedSampler& s : samplers_) n += s.divergences();
+  return n;
 }
 
 }  // namespace pvi::algorithms::ep

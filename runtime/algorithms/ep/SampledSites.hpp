@@ -4,12 +4,38 @@
 // `draws` transitions of the site's chain and returns their moments (z's mean and second moment);
 // the locals w_i stay in the site's chain.
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "runtime/algorithms/ep/Ep.hpp"
 #include "runtime/algorithms/ep/TiltedSampler.hpp"
 
 namespace pvi::algorithms::ep {
+
+// How a site's moments come from its draws:
+//   Draws  the draws' own moments (the paper's estimator).
+//   Stein  Stein's identity against the Gaussian cavity N(m_c, S_c) (P_c = S_c^-1): with
+//          g = grad_z f_i(z, w) / beta at each draw, exactly under the tilted distribution
+//            E[z] = m_c + S_c E[g],   E[(z - m_c)(z - m_c)^T] = S_c + S_c E[g (z - m_c)^T]
+//          (the second symmetrised). Unbiased as the Draws estimator is, but its noise scales
+//          with the site's own term g instead of the whole tilted spread: with many sites, each
+//          a small part of the posterior, the Draws noise summed over the sites swamps theta
+//          (sqrt(m) times one site's), the Stein noise does not. The gradients are the
+//          sampler's own, so it costs nothing more. But when a site dominates its tilted
+//          distribution (few sites, or a cavity far from it) its gradients are large and the
+//          estimate noisier than the draws' (on the clutter example, wildly so).
+//   Adaptive  Stein's where the site is a small part of its tilted distribution, the site's
+//          precision lambda_i / beta at most kSteinMaxShare (0.3) of the cavity's in every direction
+//          (the largest |eigenvalue| of P_c^-1/2 Lambda_i P_c^-1/2, siteShare below); the draws'
+//          elsewhere. The choice depends on the sites, not on the draw, so the estimate stays
+//          unbiased. A fit turns it on after its warm-up (runtime/fit/FitEp.cpp): before the
+//          sites have learnt their share they all look weak.
+enum class MomentEstimator { Draws, Stein, Adaptive };
+inline constexpr double kSteinMaxShare = 0.3;  // the default of SampledSites::setSteinMaxShare
+
+// max |eigenvalue| of P_c^-1/2 Lambda P_c^-1/2, the site's precision Lambda = -2 (theta - cavity).eta2
+// against the cavity's P_c = -2 cavity.eta2; infinite for an improper cavity.
+double siteShare(const FullNatural& theta, const FullNatural& cavity);
 
 class SampledSites {
  public:
@@ -19,17 +45,38 @@ class SampledSites {
 
   // The metric's z block for the next draws: the current approximation's marginal variances.
   void setGlobalVariances(const Eigen::VectorXd& variances) { variances_ = variances; }
+  // The current approximation: its covariance is the metric's z block (dense), and with
+  // `restart` the chains' z restarts from its draws at every re-adaptation.
+  void setApproximation(const FullStandard& q, bool restart);
+  // Plain EP on sampled moments: return the moments of unbiasedNatural(draws) (EpUpdates.hpp), so
+  // that EP's update grad A*(mu_hat) is that estimate; needs more than D + 2 draws.
+  void setUnbiasedNatural(bool on) { unbiased_ = on; }
+  void setMomentEstimator(MomentEstimator e) { estimator_ = e; }
+  void setSteinMaxShare(double share) { steinMaxShare_ = share; }
 
   // For runEp: nothing when the chain could not move (samplers::SamplerError: an improper tilted
   // distribution).
   TiltedMoments<FullGaussian> moments();
 
   const TiltedSampler& sampler(std::size_t site) const { return samplers_.at(site); }
+  TiltedSampler& sampler(std::size_t site) { return samplers_.at(site); }
+  std::size_t size() const { return samplers_.size(); }
+  // Summed over the sites' chains.
+  std::size_t gradientEvaluations() const;
+  std::size_t divergences() const;
 
  private:
   std::vector<TiltedSampler> samplers_;
   std::size_t draws_;
   Eigen::VectorXd variances_;
+  std::optional<FullStandard> restartFrom_;
+  bool unbiased_ = false;
+  MomentEstimator estimator_ = MomentEstimator::Draws;
+  std::optional<FullNatural> currentNatural_;
+  double steinMaxShare_ = kSteinMaxShare;  // the approximation's natural parameters
 };
+
+// The Stein estimate above from draws z (columns) and their site gradients g = grad_z f_i.
+FullMean steinMoments(const FullNatural& cavity, double beta, const Eigen::MatrixXd& z, const Eigen::MatrixXd& g);
 
 }  // namespace pvi::algorithms::ep

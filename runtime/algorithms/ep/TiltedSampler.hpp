@@ -8,7 +8,10 @@
 // model (its data's log likelihood with the locals' prior). Each call continues the chain from
 // where the last one stopped. The diagonal metric takes z's variances from the current
 // approximation (the caller's) and w's from the chain's own running variances; the step size is
-// re-adapted by dual averaging at the first call and every `readaptEvery` calls.
+// adapted by dual averaging at the first call (a longer warm-up that also learns w's scales,
+// from z at the cavity's mean and w uniform on (-2, 2)) and every `readaptEvery` calls. At those calls
+// the chain's z may restart from a draw of the current approximation (the paper's suggestion for
+// approximately independent updates); the adaptation transitions that follow are its burn-in.
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -20,6 +23,7 @@
 namespace pvi::algorithms::ep {
 
 struct TiltedSamplerOptions {
+  std::size_t initialWarmup = 400;     // transitions of the first call's warm-up (step size, w's scales)
   std::size_t adaptTransitions = 100;  // dual-averaging transitions at each re-adaptation
   std::size_t readaptEvery = 100;      // calls between re-adaptations (0: only the first)
   double targetAccept = 0.8;
@@ -34,11 +38,25 @@ class TiltedSampler {
   // n draws of z (columns) from the tilted distribution with Gaussian part `cavity` and power
   // `beta`; `zVariances` sets the metric's z block (the approximation's marginal variances).
   // Throws samplers::SamplerError when the chain cannot move (an improper tilted distribution).
-  Eigen::MatrixXd draw(const FullNatural& cavity, double beta, const Eigen::VectorXd& zVariances, std::size_t n);
+  // With `siteGradients`, its column k is grad_z f_i(z, w) at draw k (the site term's gradient,
+  // without the cavity and the power), which the sampler has computed anyway.
+  Eigen::MatrixXd draw(const FullNatural& cavity, double beta, const Eigen::VectorXd& zVariances, std::size_t n,
+                       const FullStandard* restartFrom = nullptr, Eigen::MatrixXd* siteGradients = nullptr);
+  // The same, returning the whole (z, w) of every draw (z in the first rows): the locals' moments.
+  Eigen::MatrixXd drawJoint(const FullNatural& cavity, double beta, const Eigen::VectorXd& zVariances, std::size_t n,
+                            const FullStandard* restartFrom = nullptr, Eigen::MatrixXd* siteGradients = nullptr);
 
+  // A dense metric for z from now on: the approximation's covariance (the sites' tilted
+  // distributions are near it; a diagonal metric on correlated globals needs long trajectories).
+  // Empty: the diagonal `zVariances` of each call.
+  void setGlobalCovariance(Eigen::MatrixXd covariance) { zCovariance_ = std::move(covariance); }
+
+  std::size_t globalDim() const { return d_; }
+  std::size_t localDim() const { return dw_; }
   std::size_t gradientEvaluations() const { return gradients_; }
   std::size_t divergences() const { return divergences_; }
   double stepSize() const { return stepSize_; }
+  std::size_t calls() const { return calls_; }
 
  private:
   std::shared_ptr<const estimation::LocalLikelihood> site_;
@@ -46,6 +64,7 @@ class TiltedSampler {
   std::size_t d_, dw_;
   std::mt19937_64 rng_;
   Eigen::VectorXd position_;       // (z, w), where the chain stands
+  Eigen::MatrixXd zCovariance_;    // empty: diagonal metric
   Eigen::VectorXd wSum_, wSumSq_;  // running moments of the w draws, for the metric
   std::size_t wCount_ = 0;
   double stepSize_ = 0.0;  // 0: not adapted yet
