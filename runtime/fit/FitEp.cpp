@@ -14,6 +14,7 @@
 #include <limits>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "runtime/algorithms/ep/Ep.hpp"
@@ -71,6 +72,16 @@ Drift driftBetween(const FullStandard& a, const FullStandard& b) {
     if (ds > d.sd) d.sd = ds, d.sdAt = static_cast<std::size_t>(k);
   }
   return d;
+}
+
+// An average of iterates as a distribution; nothing when its moments are not those of one (the
+// iterates grew until their second moments lost the covariance to rounding).
+std::optional<FullStandard> averageOf(const algorithms::ep::EpAverage& average, Variant v) {
+  try {
+    return average.of(v);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
 }
 
 std::string globalName(const FactorModel& model, std::size_t k) {
@@ -275,8 +286,10 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
   // The approximation: the second half's average (a single iteration's theta for runs too short
   // to have one).
   const Variant variant = variantOf(choice.algorithm);
-  const FullStandard q = secondHalf.count() > 0 ? secondHalf.of(variant) : toStandard(r.theta);
-  const Validity valid = checkDistribution(q);
+  const std::optional<FullStandard> averagedQ =
+      secondHalf.count() > 0 ? averageOf(secondHalf, variant) : std::optional(toStandard(r.theta));
+  const FullStandard q = averagedQ ? *averagedQ : toStandard(r.theta);
+  const Validity valid = averagedQ ? checkDistribution(q) : Validity{"its moments lost their precision"};
   if (!valid.ok() || counters.accepted == 0) {
     result.usable = false;
     result.status = counters.accepted == 0
@@ -286,6 +299,22 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;
   }
+  // Sites whose cavities stay improper: EP swings instead of settling (a site claims more
+  // precision than the rest of the approximation holds), and its locals cannot be drawn.
+  const std::size_t lastQuarterUpdates = (n - threeQuarters) * J;
+  const auto unsettled = [&](const std::string& what) {
+    result.usable = false;
+    result.status = "the fit failed: EP did not settle: " + what + "; " + std::to_string(skippedLastQuarter) +
+                    " of the " + std::to_string(lastQuarterUpdates) +
+                    " site updates of the last quarter were skipped (docs/fitting.md, \"EP\"): try a smaller "
+                    "--ep-step (this fit's: " +
+                    shortNumber(choice.step) + "), or --algorithm sfvi";
+    result.posterior = gaussianPosterior(q, std::vector<ConditionalGaussian>{});
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+  };
+  if (lastQuarterUpdates > 0 && 10 * skippedLastQuarter > lastQuarterUpdates)
+    return unsettled("more than a tenth of the sites' updates could not be made");
   const FullNatural averaged = toNatural(q);
   std::vector<FullNatural> siteAverages = r.sites;
   if (siteCount > 0)
@@ -305,7 +334,7 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
     const std::size_t draws = e.localDraws != 0 ? e.localDraws : std::max<std::size_t>(2000, 20 * (d + dw + 1));
     try {
       const FullNatural cavity = algorithms::ep::tiltedNatural(averaged, siteAverages[j], e.power);
-      if (!checkDistribution(cavity).ok()) throw std::invalid_argument("its cavity is not a distribution");
+      if (!checkDistribution(cavity).ok()) throw std::domain_error("improper cavity");
       const Eigen::MatrixXd joint = chain.drawJoint(cavity, e.power, q.S.diagonal(), draws, nullptr);
       locals[j] =
           algorithms::ep::conditionalFromDraws(joint, D, static_cast<Eigen::Index>(dw) <= kCorrelatedLocalsMaxDim);
@@ -313,6 +342,10 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
       localFailures[j] = ex.what();
     }
   });
+  for (std::size_t j = 0; j < J; ++j)
+    if (localFailures[j] == "improper cavity")
+      return unsettled("partition " + model.partitionLabel(j) +
+                       "'s cavity at the averaged sites is not a distribution, so its locals cannot be drawn");
   for (std::size_t j = 0; j < J; ++j)
     if (!localFailures[j].empty()) {
       result.usable = false;
@@ -329,9 +362,9 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
   // skipped in the last quarter.
   std::vector<std::string> why;
   if (third.count() > 0 && fourth.count() > 0) {
-    const FullStandard a = third.of(variant), b = fourth.of(variant);
-    if (checkDistribution(a).ok() && checkDistribution(b).ok()) {
-      const Drift drift = driftBetween(a, b);
+    const std::optional<FullStandard> a = averageOf(third, variant), b = averageOf(fourth, variant);
+    if (a && b && checkDistribution(*a).ok() && checkDistribution(*b).ok()) {
+      const Drift drift = driftBetween(*a, *b);
       if (drift.mean > kDriftMean)
         why.push_back("the mean of " + globalName(model, drift.meanAt) + " still moves (" + shortNumber(drift.mean) +
                       " sd between the averages of the last two quarters of the iterations)");

@@ -50,6 +50,8 @@ TiltedMoments<FullGaussian> SampledSites::moments() {
       return currentNatural_ && siteShare(*currentNatural_, cavity) <= steinMaxShare_ ? s : d;
     } catch (const samplers::SamplerError&) {
       return std::nullopt;
+    } catch (const std::invalid_argument&) {  // draws whose covariance is singular (a chain that did not move)
+      return std::nullopt;
     }
   };
 }
