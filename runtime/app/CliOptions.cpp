@@ -58,11 +58,11 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
       ->capture_default_str();
   cmd.add_option("--ep-step", f.fit.ep.step,
                  "ep: damping alpha; ep-eta, ep-mu: step eps after the warm-up, in (0, 1] (0: auto, 0.5 for ep, "
-                 "0.1 / sites otherwise)")
+                 "min(0.02, 0.1 / sites) otherwise)")
       ->capture_default_str();
   cmd.add_option("--ep-start-step", f.fit.ep.startStep,
                  "ep-eta, ep-mu: step at the first iteration, falling to --ep-step over the first tenth (0: auto, "
-                 "0.5 / sites)")
+                 "min(0.1, 0.5 / sites))")
       ->capture_default_str();
   cmd.add_option("--ep-samples", f.fit.ep.samples,
                  "ep, ep-eta, ep-mu: tilted draws per site update (0: auto, 1 for ep-eta and ep-mu; ep needs more "

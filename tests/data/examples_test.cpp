@@ -196,6 +196,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Example{"bnn_classifier", "logistic_regression/data_per_client.csv", 10},
                       Example{"clutter", "clutter/data_per_client.csv", 5},
                       Example{"digits_hierarchical_bnn", "digits_hierarchical_bnn/data_per_silo.csv", 10},
+                      Example{"ep_hierarchical_logistic", "ep_hierarchical_logistic/data_per_group.csv", 16},
                       Example{"hierarchical_logistic", "hierarchical_logistic/data_per_district.csv", 60},
                       Example{"linear_regression", "linear_regression/data_per_client.csv", 5},
                       Example{"logistic_regression", "logistic_regression/data_per_client.csv", 10},

@@ -26,6 +26,7 @@ const std::vector<Case> kCases = {
     {"bnn_classifier", "logistic_regression/data_per_client.csv", 6},  // the README: logistic_regression's CSV
     {"clutter", "clutter/data_per_client.csv", 150},
     {"digits_hierarchical_bnn", "digits_hierarchical_bnn/data_per_silo.csv", 8},
+    {"ep_hierarchical_logistic", "ep_hierarchical_logistic/data_per_group.csv", 100},
     {"hierarchical_logistic", "hierarchical_logistic/data_per_district.csv", 80},
     {"linear_regression", "linear_regression/data_per_client.csv", 100},
     {"logistic_regression", "logistic_regression/data_per_client.csv", 8},
