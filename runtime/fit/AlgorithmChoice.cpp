@@ -124,6 +124,9 @@ AlgorithmChoice chooseEp(const ModelShape& shape, const FitOptions& o, const Mem
   if (o.family && *o.family != FamilyKind::Full)
     throw FitConfigurationError(name + " approximates the globals with a full-covariance Gaussian; drop --family " +
                                 familyName(*o.family));
+  if (shape.partitions == 0)
+    throw FitConfigurationError(name +
+                                " has one site per partition, and the model has no @partition; use nuts, or pvi");
   if (shape.hyperDim > 0 && o.theta.empty())
     throw FitConfigurationError(name + " does not learn hyperparameters: fix the model's " +
                                 std::to_string(shape.hyperDim) + " with --theta, or use sfvi or pvi, which learn them");

@@ -149,6 +149,13 @@ TEST(AlgorithmChoice, EpVariantsGetTheirStepsAndRefuseWhatTheyCannotServe) {
   }
   o.theta = {0.0, 0.0};
   EXPECT_NO_THROW(chooseAlgorithm(hyper, o));
+  o = ep;
+  try {
+    chooseAlgorithm(shape(3, 0, 0), o);
+    ADD_FAILURE() << "a model without partitions was accepted";
+  } catch (const FitConfigurationError& e) {
+    EXPECT_NE(std::string(e.what()).find("no @partition"), std::string::npos) << e.what();
+  }
 }
 
 TEST(AlgorithmChoice, BadOptionsAreRefusedWithReasons) {
