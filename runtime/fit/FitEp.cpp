@@ -8,7 +8,6 @@
 // the average of natural parameters of distributions is one. Its verdict compares the averages
 // of the third and fourth quarters (EpVerdict below).
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -204,6 +203,7 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
   eo.beta = e.power;
   eo.iterations = choice.rounds;
   eo.inner = e.inner;
+  eo.siteName = [&](std::size_t j) { return "partition " + model.partitionLabel(j) + "'s site"; };
   eo.threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
   const bool reference = e.referenceMean.size() == D && e.referenceCovariance.rows() == D;
   const FullStandard referenceQ{e.referenceMean, e.referenceCovariance};
@@ -212,7 +212,7 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
   // quarters for the verdict; every site's natural parameters over the second half, for the
   // cavities its locals are drawn from.
   const std::size_t n = choice.rounds, half = n / 2, threeQuarters = (3 * n) / 4;
-  algorithms::ep::EpAverage secondHalf(D, half, n), third(D, half, threeQuarters), fourth(D, threeQuarters, n);
+  algorithms::ep::EpAverage third(D, half, threeQuarters), fourth(D, threeQuarters, n);
   std::vector<FullNatural> siteSums(sites.size(), FullNatural::flat(D));
   std::size_t siteCount = 0;
   FullNatural previous = eta0;
@@ -229,7 +229,6 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
     // distributions (SampledSites.hpp): with many sites it removes most of the noise.
     if (it == std::max<std::size_t>(eo.decayIterations, 1))
       sampled.setMomentEstimator(algorithms::ep::MomentEstimator::Adaptive);
-    secondHalf.add(it, t);
     third.add(it, t);
     fourth.add(it, t);
     if (it > half) {
@@ -271,21 +270,13 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
   result.rounds = r.iterations;
   result.elbo = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
   result.stop = StopReason::RoundLimit;
-  // runEp's events say "site k"; the user knows partitions.
-  for (std::string& ev : r.events) {
-    const std::size_t at = ev.find("site ");
-    std::size_t end = at == std::string::npos ? at : at + 5;
-    while (end != std::string::npos && end < ev.size() && std::isdigit(static_cast<unsigned char>(ev[end]))) ++end;
-    if (at != std::string::npos && end > at + 5) {
-      const std::size_t k = std::stoul(ev.substr(at + 5, end - at - 5)) - 1;
-      ev.replace(at, end - at, "partition " + model.partitionLabel(k) + "'s site");
-    }
-    result.events.push_back(std::move(ev));
-  }
+  for (std::string& ev : r.events) result.events.push_back(std::move(ev));
 
   // The approximation: the second half's average (a single iteration's theta for runs too short
   // to have one).
   const Variant variant = variantOf(choice.algorithm);
+  algorithms::ep::EpAverage secondHalf = third;  // (half, n] = the third quarter and the fourth
+  secondHalf += fourth;
   const std::optional<FullStandard> averagedQ =
       secondHalf.count() > 0 ? averageOf(secondHalf, variant) : std::optional(toStandard(r.theta));
   const FullStandard q = averagedQ ? *averagedQ : toStandard(r.theta);

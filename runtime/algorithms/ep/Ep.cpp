@@ -17,6 +17,7 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
     throw std::invalid_argument(std::string("EP: eta_0 is not a valid factor: ") + ok.reason);
   if (!(o.step > 0.0) || !(o.beta > 0.0) || o.inner == 0 || o.startStep < 0.0)
     throw std::invalid_argument("EP: the step and beta must be positive and inner at least 1");
+  const auto nameOf = [&](std::size_t i) { return o.siteName ? o.siteName(i) : "site " + std::to_string(i + 1); };
   const auto stepAt = [&](std::size_t it) {
     if (o.startStep <= 0.0 || it > o.decayIterations) return o.step;
     const double f = static_cast<double>(it - 1) / static_cast<double>(o.decayIterations);
@@ -65,15 +66,14 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
       for (std::size_t i = 0; i < sites; ++i) {
         if (!proposed[i]) {
           ++r.skipped;
-          r.events.push_back("iteration " + std::to_string(it) + ": site " + std::to_string(i + 1) +
-                             " was skipped: " + skipWhy[i]);
+          r.events.push_back("iteration " + std::to_string(it) + ": " + nameOf(i) + " was skipped: " + skipWhy[i]);
           continue;
         }
         Natural next = r.theta - r.sites[i] + *proposed[i];
         ++r.updates;
         if (Validity ok = checkDistribution(next); !ok) {
           ++r.rejected;
-          r.events.push_back("iteration " + std::to_string(it) + ": site " + std::to_string(i + 1) +
+          r.events.push_back("iteration " + std::to_string(it) + ": " + nameOf(i) +
                              "'s update was not applied: the approximation would not be a distribution (" + ok.reason +
                              ")");
           continue;

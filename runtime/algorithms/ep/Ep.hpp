@@ -56,6 +56,8 @@ struct EpOptions {
   // allow calls for different sites at the same time; SampledSites does). The result does not
   // depend on it.
   std::size_t threads = 1;
+  // How events name site i (0-based); empty: "site i + 1".
+  std::function<std::string(std::size_t)> siteName;
   // After every outer iteration: its index (1-based) and the run so far (theta, the sites, the
   // counts). Return true to stop.
   std::function<bool(std::size_t, const EpResult<Family>&)> afterIteration;

@@ -4,6 +4,7 @@
 // mean parameters. With one draw per update the iterates fluctuate around EP's fixed point; their
 // average is the approximation a fit reports (tests/runtime/ep_updates_test.cpp measures the
 // difference the parameterisation makes).
+#include <algorithm>
 #include <cstddef>
 
 #include "runtime/algorithms/ep/EpUpdates.hpp"
@@ -32,6 +33,17 @@ class EpAverage {
   }
 
   std::size_t count() const { return count_; }
+
+  // The average over both ranges (adjacent ones: the union of their iterations).
+  EpAverage& operator+=(const EpAverage& other) {
+    mean_.m += other.mean_.m;
+    mean_.second += other.mean_.second;
+    natural_ += other.natural_;
+    count_ += other.count_;
+    from_ = std::min(from_, other.from_);
+    to_ = std::max(to_, other.to_);
+    return *this;
+  }
 
   // Needs count() > 0.
   FullStandard of(Variant v) const {

@@ -37,17 +37,18 @@ TiltedMoments<FullGaussian> SampledSites::moments() {
   return [this](std::size_t i, const FullNatural& cavity, double beta) -> std::optional<FullMean> {
     const Eigen::VectorXd v = variances_.size() == cavity.dim() ? variances_ : Eigen::VectorXd::Ones(cavity.dim());
     try {
-      const bool stein = estimator_ != MomentEstimator::Draws && !unbiased_;
+      // Which estimator this update uses is settled before drawing: it depends on the sites, not
+      // the draws, and only Stein's needs the site gradients.
+      const bool stein = !unbiased_ && (estimator_ == MomentEstimator::Stein ||
+                                        (estimator_ == MomentEstimator::Adaptive && currentNatural_ &&
+                                         siteShare(*currentNatural_, cavity) <= steinMaxShare_));
       Eigen::MatrixXd g;
       const Eigen::MatrixXd z =
           samplers_.at(i).draw(cavity, beta, v, draws_, restartFrom_ ? &*restartFrom_ : nullptr, stein ? &g : nullptr);
       if (unbiased_) return toMean(unbiasedNatural(z));
+      if (stein) return steinMoments(cavity, beta, z, g);
       const double w = 1.0 / static_cast<double>(z.cols());
-      const FullMean d{z.rowwise().mean(), w * z * z.transpose()};
-      if (!stein) return d;
-      const FullMean s = steinMoments(cavity, beta, z, g);
-      if (estimator_ == MomentEstimator::Stein) return s;
-      return currentNatural_ && siteShare(*currentNatural_, cavity) <= steinMaxShare_ ? s : d;
+      return FullMean{z.rowwise().mean(), w * z * z.transpose()};
     } catch (const samplers::SamplerError&) {
       return std::nullopt;
     } catch (const std::invalid_argument&) {  // draws whose covariance is singular (a chain that did not move)
