@@ -32,8 +32,8 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
       ->check(CLI::IsMember(familyNames()));
   cmd.add_option("--locals", f.locals,
                  "Each partition's q(w | z): structured (mean and sds move with z, correlated locals), "
-                 "structured-diagonal, gaussian (the SFVI paper's: mean moves with z), or independent of z (default: "
-                 "auto)")
+                 "structured-diagonal, skewed (structured-diagonal with a sinh-arcsinh shape per local), gaussian (the "
+                 "SFVI paper's: mean moves with z), or independent of z (default: auto)")
       ->check(CLI::IsMember(localsNames()));
   cmd.add_option("--rounds", f.fit.rounds, "Most communication rounds (0: auto, 30)")->capture_default_str();
   cmd.add_option("--round-budget", f.roundBudget, "A hard cap on communication rounds, used by auto (0: none)")
@@ -76,6 +76,10 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
   cmd.add_option("--ep-power", f.fit.ep.power, "ep, ep-eta, ep-mu: power beta of every site (1: EP)")
       ->capture_default_str();
   cmd.add_option("--samples", f.fit.samples, "Monte Carlo draws per Adam step")->capture_default_str();
+  cmd.add_option("--refine-samples", f.fit.refineSamples,
+                 "sfvi: when the ELBO stops rising, double the draws per step up to this many and go on (0: auto, 16 x "
+                 "--samples with more than 64 locals in a partition, else off; at most --samples: off)")
+      ->capture_default_str();
   cmd.add_option("--elbo-samples", f.fit.elboSamples, "Draws per client for each round's ELBO estimate")
       ->capture_default_str();
   cmd.add_option("--threads", f.fit.threads, "Threads for parallel clients or chains (0: all cores)")

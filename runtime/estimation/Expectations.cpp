@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "runtime/families/Family.hpp"
+#include "runtime/families/SinhArcsinh.hpp"
 
 namespace pvi::estimation {
 namespace {
@@ -89,7 +90,8 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   const bool coupled = dw > 0 && qw.coupled();
   const bool scaled = dw > 0 && qw.scaled();
   const bool correlated = dw > 0 && qw.correlated();
-  const bool independent = dw > 0 && !coupled && !correlated;
+  const bool shaped = dw > 0 && qw.shaped();
+  const bool independent = dw > 0 && !coupled && !correlated && !shaped;
 
   ExpectedDerivatives<Family> out;
   const std::vector<double>* theta = options.theta;
@@ -138,17 +140,34 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   Eigen::MatrixXd z = centred;
   z.colwise() += m;
   // Per draw: sdz = sd(z) = s .* exp(G (z - m)), noise = sdz .* (Lw xi), w = mbar + C (z - m) + noise,
-  // and r = diag(1 / sdz) Lw^-T xi, the gradient of -log q(w | z) over w at the draw.
-  Eigen::MatrixXd w, noise, r, sdz;
+  // and r = diag(1 / sdz) Lw^-T xi, the gradient of -log q(w | z) over w at the draw. With a shape,
+  // noise = sdz .* T(xi) and r = h'(T(xi)) / sdz with h = -log of u's density (SinhArcsinh.hpp): every
+  // formula below holds for any elementwise h (d(-log q)/dz = G^T (1 - noise .* r) - C^T r still).
+  Eigen::MatrixXd w, noise, r, sdz, shapeOverSkew, shapeOverLogTail;
   if (dw > 0) {
     sdz = qw.sd.replicate(1, static_cast<Eigen::Index>(n));
     if (scaled) sdz.array() *= (qw.scaleCoupling * centred).array().exp();
-    noise = correlated ? Eigen::MatrixXd(qw.unitLower.triangularView<Eigen::UnitLower>() * xi) : xi;
+    if (shaped) {  // u = T(xi), with its score and derivatives for later
+      noise.resize(dw, xi.cols());
+      r.resize(dw, xi.cols());
+      shapeOverSkew.resize(dw, xi.cols());
+      shapeOverLogTail.resize(dw, xi.cols());
+      for (Eigen::Index j = 0; j < xi.cols(); ++j)
+        for (Eigen::Index k = 0; k < dw; ++k) {
+          const sinh_arcsinh::Point p = sinh_arcsinh::at(xi(k, j), qw.skew[k], qw.tail[k]);
+          noise(k, j) = p.u;
+          r(k, j) = p.score;
+          shapeOverSkew(k, j) = p.overSkew;
+          shapeOverLogTail(k, j) = p.overLogTail;
+        }
+    } else {
+      noise = correlated ? Eigen::MatrixXd(qw.unitLower.triangularView<Eigen::UnitLower>() * xi) : xi;
+    }
     noise.array() *= sdz.array();
     w = noise;
     w.colwise() += qw.mean;
     if (coupled) w.noalias() += qw.coupling * centred;
-    r = xi;
+    if (!shaped) r = xi;
     if (correlated) qw.unitLower.triangularView<Eigen::UnitLower>().transpose().solveInPlace(r);
     r.array() /= sdz.array();
   }
@@ -220,6 +239,11 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     if (scaled) {
       const Eigen::MatrixXd gn = (gradW.array() * noise.array()).matrix();
       out.local.scaleCoupling = timesRootTransposed(gn * eps.transpose() / nd, root);
+    }
+    if (shaped) {  // dw/dskew = sdz .* dT/dskew, and likewise for log tail
+      const Eigen::ArrayXXd g = gradW.array() * sdz.array();
+      out.local.skew = (g * shapeOverSkew.array()).rowwise().mean().matrix();
+      out.local.logTail = (g * shapeOverLogTail.array()).rowwise().mean().matrix();
     }
     if (correlated) {
       out.local.unitLower = (sdz.array() * gradW.array()).matrix() * xi.transpose() / nd;

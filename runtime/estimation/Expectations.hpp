@@ -23,7 +23,9 @@
 //             (LocalGradient below), Gw_i = gw_i + r_i:
 //               mean: E[Gw],  coupling: E[Gw eps^T] L^T,  sd: E[Gw .* noise] / s,
 //               scaleCoupling: E[(Gw .* noise) eps^T] L^T,
-//               unitLower: strictly lower part of E[(sdz .* Gw) xi^T]
+//               unitLower: strictly lower part of E[(sdz .* Gw) xi^T],
+//               skew, log tail (a shape: noise = sdz .* T(xi), r = h'(T(xi)) / sdz instead):
+//               E[Gw .* sdz .* dT/dskew], E[Gw .* sdz .* dT/dlog tail]
 //   gradW, hessW = E[grad_w f], diag E[hess_ww f] (Stein) when q(w | z) is independent of z and
 //             uncorrelated (the natural-gradient optimisers' inputs).
 //
@@ -53,6 +55,8 @@ struct LocalGradient {
   Eigen::VectorXd sd;
   Eigen::MatrixXd scaleCoupling;
   Eigen::MatrixXd unitLower;  // strictly lower part; the diagonal and upper triangle are zero
+  Eigen::VectorXd skew;       // over the shape's skews (empty without a shape)
+  Eigen::VectorXd logTail;    // over the log of its tails
 };
 
 template <class Family>

@@ -44,7 +44,8 @@ std::string familyName(FamilyKind f) { return familyNames().at(static_cast<std::
 FamilyKind parseFamily(const std::string& name) { return parseName<FamilyKind>(familyNames(), name, "family"); }
 
 const std::vector<std::string>& localsNames() {
-  static const std::vector<std::string> names = {"structured", "structured-diagonal", "gaussian", "independent"};
+  static const std::vector<std::string> names = {"structured", "structured-diagonal", "skewed", "gaussian",
+                                                 "independent"};
   return names;
 }
 std::string localsName(LocalsKind l) { return localsNames().at(static_cast<std::size_t>(l)); }
@@ -53,6 +54,7 @@ ConditionalShape localShapeOf(LocalsKind l) {
   switch (l) {
     case LocalsKind::Structured: return {true, true, true};
     case LocalsKind::StructuredDiagonal: return {true, true, false};
+    case LocalsKind::Skewed: return {true, true, false, true};
     case LocalsKind::Gaussian: return {true, false, true};
     case LocalsKind::Independent: break;
   }

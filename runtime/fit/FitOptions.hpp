@@ -39,7 +39,7 @@ const std::vector<std::string>& familyNames();
 //   "structured-diagonal"  C_j and G_j, L_j = I;
 //   "gaussian"             the SFVI paper's family: C_j and L_j, sds independent of z (joint Gaussian);
 //   "independent"          q(w_j) ignores z: the mean-field locals of plain PVI.
-enum class LocalsKind { Structured, StructuredDiagonal, Gaussian, Independent };
+enum class LocalsKind { Structured, StructuredDiagonal, Skewed, Gaussian, Independent };
 ConditionalShape localShapeOf(LocalsKind l);
 std::string localsName(LocalsKind l);
 LocalsKind parseLocals(const std::string& name);
@@ -117,6 +117,10 @@ struct FitOptions {
   double initialSd = 1.0;
   double learningRate = 0.05;
   std::size_t samples = 8;  // Monte Carlo draws per Adam step
+  // sfvi: when the ELBO stops rising with fewer draws per iteration than this, double them and go
+  // on (Sfvi.hpp, refineSamples). 0: auto (AlgorithmChoice.cpp), 16 x samples with more than 64
+  // locals in a partition, else off; at most `samples`: off.
+  std::size_t refineSamples = 0;
   std::size_t threads = 0;  // clients run in parallel on this many threads; 0: all cores
   std::uint64_t seed = 1;
   std::size_t elboSamples = 64;  // per client, for the ELBO estimate of each round

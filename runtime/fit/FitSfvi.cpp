@@ -36,6 +36,7 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   so.learningRate = o.learningRate;
   so.initialSd = o.initialSd;
   so.samples = o.samples;
+  so.refineSamples = choice.refineSamples;
   so.seed = o.seed;
   // One draw of z serves every silo (each evaluates its term there), so a draw costs one pass over
   // the data, as one draw per client does in PVI; 16 times as many keep the noise control's
@@ -57,6 +58,7 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
     result.trace.push_back(rec);
     if (afterRound) afterRound(rec, choice);
     plateaued = stopping.update(rec, q.m, marginalSds(q));
+    if (plateaued) stopping = StoppingRule{o.patience};  // a refinement stage needs a plateau of its own
     return plateaued;
   };
   const algorithms::SfviResult<Family> r = choice.algorithm == Algorithm::SfviAvg
@@ -75,7 +77,7 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
                                   : "; hyperparameters fixed by --theta";
   result.rounds = r.rounds;
   result.seconds = r.seconds;
-  result.stop = plateaued ? StopReason::ElboPlateau : StopReason::RoundLimit;
+  result.stop = r.stoppedEarly ? StopReason::ElboPlateau : StopReason::RoundLimit;
   result.posterior = gaussianPosterior(r.q, r.locals);
   result.counters = r.counters;
   result.events = r.events;

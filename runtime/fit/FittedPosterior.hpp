@@ -46,7 +46,9 @@ struct GaussianPosterior {
 inline LocalPosterior localPosterior(const ConditionalGaussian& qw, const GaussianPosterior& g) {
   const Eigen::VectorXd variances =
       g.diagonal() ? marginalVariancesDiagonal(qw, g.mean, g.variances) : marginalVariances(qw, g.mean, g.covariance);
-  return {qw, conditionalMean(qw, g.mean), variances.cwiseSqrt()};
+  const Eigen::VectorXd mean =
+      g.diagonal() ? marginalMeanDiagonal(qw, g.mean, g.variances) : marginalMean(qw, g.mean, g.covariance);
+  return {qw, mean, variances.cwiseSqrt()};
 }
 
 // q(z) as a GaussianPosterior (its covariance, or its variances for the mean-field family), with

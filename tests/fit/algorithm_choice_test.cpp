@@ -38,8 +38,20 @@ TEST(AlgorithmChoice, LocalsGiveSfviAndNameThePreferredAlgorithm) {
   forty.maxLocalDim = 100;
   AlgorithmChoice large = chooseAlgorithm(forty, FitOptions{});
   EXPECT_EQ(large.algorithm, Algorithm::Sfvi);
-  EXPECT_EQ(large.locals, LocalsKind::StructuredDiagonal);  // more than 64 locals in a partition
+  EXPECT_EQ(large.locals, LocalsKind::Skewed);  // more than 64 locals in a partition: L = I, shaped
+  EXPECT_NE(large.reason.find("skewed q(w | z)"), std::string::npos) << large.reason;
   EXPECT_EQ(large.reason.find("sfvi-avg"), std::string::npos) << large.reason;
+  // With many locals per partition SFVI refines its draws after each plateau (8 -> 128), so its
+  // round limit is higher; with a few (contraception's 2) it does not.
+  EXPECT_EQ(large.refineSamples, 128u);
+  EXPECT_EQ(large.rounds, 100u);
+  EXPECT_NE(large.reason.find("draws doubling from 8 to 128 at each plateau"), std::string::npos) << large.reason;
+  EXPECT_EQ(small.refineSamples, 0u);
+  EXPECT_EQ(small.rounds, 30u);
+  FitOptions noRefine;
+  noRefine.refineSamples = 8;  // at most --samples: off
+  EXPECT_EQ(chooseAlgorithm(forty, noRefine).refineSamples, 0u);
+  EXPECT_EQ(chooseAlgorithm(forty, noRefine).rounds, 30u);
   FitOptions budget;
   budget.roundBudget = 4;
   AlgorithmChoice capped = chooseAlgorithm(forty, budget);
@@ -60,7 +72,7 @@ TEST(AlgorithmChoice, LocalsGiveSfviAndNameThePreferredAlgorithm) {
       << net.reason;
   ModelShape edge = shape(1024, 2, 2048);  // 1024 x 1024 = 2^20: still coupled
   edge.maxLocalDim = 1024;
-  EXPECT_EQ(chooseAlgorithm(edge, FitOptions{}).locals, LocalsKind::StructuredDiagonal);
+  EXPECT_EQ(chooseAlgorithm(edge, FitOptions{}).locals, LocalsKind::Skewed);
   edge.maxLocalDim = 1025;
   EXPECT_EQ(chooseAlgorithm(edge, FitOptions{}).locals, LocalsKind::Independent);
   // PVI with locals, when asked for: sequential, undamped.

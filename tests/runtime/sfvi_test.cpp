@@ -102,6 +102,32 @@ Eigen::MatrixXd posteriorErrors(const GroupedGaussian& model, int R, std::uint64
   return errs;
 }
 
+// Refinement: each time the caller asks to stop below refineSamples draws, the draws double, the
+// fit goes on and says so; at the ceiling it stops. The iterations themselves see the new draws.
+TEST(Sfvi, RefinesTheDrawsAtEachPlateauUpToTheCeiling) {
+  const GroupedGaussian model(someGroups(4, 5), {{0, 1}, {2, 3}});
+  algorithms::SfviOptions<FullGaussian> o;
+  o.rounds = 10;
+  o.iterationsPerRound = 4;
+  o.samples = 2;
+  o.refineSamples = 8;
+  o.elboSamples = 16;
+  o.localShape = {true, true, false, true};
+  o.afterRound = [](const support::TraceRecord&, const FullStandard&) { return true; };
+  const auto r = algorithms::runSfvi<FullGaussian>(model, o);
+  EXPECT_EQ(r.rounds, 3u);  // stop asked with 2, 4, then 8 draws
+  EXPECT_TRUE(r.stoppedEarly);
+  EXPECT_EQ(r.samples, 8u);
+  ASSERT_EQ(r.events.size(), 2u);
+  EXPECT_NE(r.events[0].find("round 1: the ELBO stopped rising with 2 draws per iteration: going on with 4"),
+            std::string::npos)
+      << r.events[0];
+  EXPECT_NE(r.events[1].find("with 4 draws per iteration: going on with 8"), std::string::npos) << r.events[1];
+  // Without a ceiling above the draws, the first request stops the fit.
+  o.refineSamples = 2;
+  EXPECT_EQ(algorithms::runSfvi<FullGaussian>(model, o).rounds, 1u);
+}
+
 TEST(Sfvi, ReachesTheExactPosteriorAndTheEvidenceMaximiser) {
   const GroupedGaussian model(someGroups(12, 6), {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, 10, 11}});
   const Eigen::MatrixXd errs = posteriorErrors(model, 6, 40, [&](const algorithms::SfviOptions<FullGaussian>& o) {

@@ -168,7 +168,7 @@ TEST(ConditionalGaussian, ChecksNameWhatIsWrong) {
 // E[f] + H(q(w | z)) in closed form for the random-effects factor (quadratic in (z, w)).
 double closedFormObjective(const estimation::LocalLikelihood& f, const FullStandard& qz,
                            const ConditionalGaussian& qw) {
-  // The first two moments of (z, w) (marginalMoments: exact with a scale coupling too).
+  // The first two moments of (z, w) (marginalMoments: exact with a scale coupling and a shape too).
   const Eigen::Index d = qz.dim(), dw = qw.dim(), n = d + dw;
   const LocalMoments mo = marginalMoments(qw, qz.m, qz.S);
   Eigen::VectorXd mu(n);
@@ -197,15 +197,23 @@ double closedFormObjective(const estimation::LocalLikelihood& f, const FullStand
   return value(mu, nullptr) + 0.5 * (H.cwiseProduct(Sigma)).sum() + conditionalEntropy(qw);
 }
 
-class StructuredGradient : public ::testing::TestWithParam<bool> {};
+// Plain: C, L; Scaled: C, G, L; Shaped: C, G and a sinh-arcsinh shape (no L: a shape excludes it).
+enum class Variant { Plain, Scaled, Shaped };
+class StructuredGradient : public ::testing::TestWithParam<Variant> {};
 
 TEST_P(StructuredGradient, MatchesFiniteDifferencesOfTheClosedForm) {
   const RandomEffectsModel model(2, 12, 31, 0.5, 0.6);
   const estimation::PartitionLikelihood f(model, 0, {});
   const FullStandard qz = someGaussian(2, 8);
   ConditionalGaussian qw = reanchored(someConditional(2, 2, 9), qz.m);
-  const bool scaled = GetParam();
+  const bool scaled = GetParam() != Variant::Plain;
+  const bool shaped = GetParam() == Variant::Shaped;
   if (scaled) qw.scaleCoupling = (Eigen::MatrixXd(2, 2) << 0.3, -0.2, 0.1, 0.25).finished();
+  if (shaped) {
+    qw.unitLower.resize(0, 0);
+    qw.skew = Eigen::Vector2d(0.5, -0.3);
+    qw.tail = Eigen::Vector2d(0.8, 1.4);
+  }
   // Monte Carlo gradients over R replicates: their mean and standard error.
   constexpr int R = 40;
   const Eigen::MatrixXd L = reparamRoot(qz);
@@ -213,10 +221,12 @@ TEST_P(StructuredGradient, MatchesFiniteDifferencesOfTheClosedForm) {
   for (int r = 0; r < R; ++r) {
     std::mt19937_64 rng(100 + static_cast<std::uint64_t>(r));
     const auto e = estimation::estimateDerivatives<FullGaussian>(f, qz.m, L, &qw, {2000, false, nullptr}, rng);
-    Eigen::VectorXd g(2 + 3 + 2 + 4 + 2 + 1 + (scaled ? 4 : 0));
+    Eigen::VectorXd g(2 + 3 + 2 + 4 + 2 + (shaped ? 0 : 1) + (scaled ? 4 : 0) + (shaped ? 4 : 0));
     g << e.gradZ, e.crossZ(0, 0), e.crossZ(1, 0), e.crossZ(1, 1), e.local.mean,
-        Eigen::Map<const Eigen::VectorXd>(e.local.coupling.data(), 4), e.local.sd, e.local.unitLower(1, 0),
-        scaled ? Eigen::Map<const Eigen::VectorXd>(e.local.scaleCoupling.data(), 4) : Eigen::VectorXd();
+        Eigen::Map<const Eigen::VectorXd>(e.local.coupling.data(), 4), e.local.sd,
+        shaped ? Eigen::VectorXd() : Eigen::VectorXd::Constant(1, e.local.unitLower(1, 0)),
+        scaled ? Eigen::Map<const Eigen::VectorXd>(e.local.scaleCoupling.data(), 4) : Eigen::VectorXd(),
+        shaped ? e.local.skew : Eigen::VectorXd(), shaped ? e.local.logTail : Eigen::VectorXd();
     reps.push_back(g);
   }
   Eigen::VectorXd mean = Eigen::VectorXd::Zero(reps[0].size()), sq = mean;
@@ -256,11 +266,20 @@ TEST_P(StructuredGradient, MatchesFiniteDifferencesOfTheClosedForm) {
     for (int i = 0; i < 2; ++i)
       fd[k++] = perturb([i, j](ConditionalGaussian& c) -> double& { return c.coupling(i, j); });
   for (int i = 0; i < 2; ++i) fd[k++] = perturb([i](ConditionalGaussian& c) -> double& { return c.sd[i]; });
-  fd[k++] = perturb([](ConditionalGaussian& c) -> double& { return c.unitLower(1, 0); });
+  if (!shaped) fd[k++] = perturb([](ConditionalGaussian& c) -> double& { return c.unitLower(1, 0); });
   if (scaled)
     for (int j = 0; j < 2; ++j)
       for (int i = 0; i < 2; ++i)
         fd[k++] = perturb([i, j](ConditionalGaussian& c) -> double& { return c.scaleCoupling(i, j); });
+  if (shaped) {
+    for (int i = 0; i < 2; ++i) fd[k++] = perturb([i](ConditionalGaussian& c) -> double& { return c.skew[i]; });
+    for (int i = 0; i < 2; ++i) {  // over log tail
+      ConditionalGaussian up = qw, down = qw;
+      up.tail[i] *= std::exp(h);
+      down.tail[i] *= std::exp(-h);
+      fd[k++] = (objective(qz.m, L, up) - objective(qz.m, L, down)) / (2 * h);
+    }
+  }
   ASSERT_EQ(k, mean.size());
   for (Eigen::Index i = 0; i < mean.size(); ++i) {
     std::cout << "[measured] gradient " << i << ": Monte Carlo " << mean[i] << " +- " << se[i] << ", closed form "
@@ -269,7 +288,8 @@ TEST_P(StructuredGradient, MatchesFiniteDifferencesOfTheClosedForm) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(WithAndWithoutScaleCoupling, StructuredGradient, ::testing::Bool());
+INSTANTIATE_TEST_SUITE_P(PlainScaledAndShaped, StructuredGradient,
+                         ::testing::Values(Variant::Plain, Variant::Scaled, Variant::Shaped));
 
 TEST(StructuredGradientAtOptimum, VanishesAtEveryDrawWhereQIsTheExactConditional) {
   // q(w | z) = p(w | z, y) for the random-effects factor (its own prior on w included), so the

@@ -10,7 +10,8 @@ ConditionalOrigin originOf(const ConditionalGaussian& q0) {
   o.q0 = q0;
   o.logSd = q0.sd.array().log().matrix();
   const Eigen::Index dw = q0.dim();
-  o.size = 2 * dw + q0.coupling.size() + q0.scaleCoupling.size() + (q0.correlated() ? dw * (dw - 1) / 2 : 0);
+  o.size = 2 * dw + q0.coupling.size() + q0.scaleCoupling.size() + (q0.correlated() ? dw * (dw - 1) / 2 : 0) +
+           (q0.shaped() ? 2 * dw : 0);
   return o;
 }
 
@@ -72,6 +73,10 @@ ConditionalGaussian fromWhite(const ConditionalOrigin& o, const Eigen::Ref<const
     for (Eigen::Index j = 0; j < dw; ++j)
       for (Eigen::Index i = j + 1; i < dw; ++i) q.unitLower(i, j) += white[at++];
   }
+  if (q0.shaped()) {  // the skews and the log tails move unscaled
+    q.skew = q0.skew + white.segment(at, dw);
+    q.tail = (q0.tail.array().log() + white.segment(at + dw, dw).array()).exp().matrix();
+  }
   return q;
 }
 
@@ -99,6 +104,10 @@ void whiteGradient(const ConditionalOrigin& o, const ConditionalGaussian& at, co
   if (q0.correlated()) {
     for (Eigen::Index j = 0; j < dw; ++j)
       for (Eigen::Index i = j + 1; i < dw; ++i) out[k++] = g.unitLower(i, j);
+  }
+  if (q0.shaped()) {
+    out.segment(k, dw) = g.skew;
+    out.segment(k + dw, dw) = g.logTail;
   }
 }
 

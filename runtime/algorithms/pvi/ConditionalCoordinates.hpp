@@ -8,9 +8,10 @@
 //   C    = C0 + diag(s0) K Lz0^-1  (a unit of K moves w by one of its sds per sd of z),
 //   G    = G0 + K_G Lz0^-1         (a unit of K_G scales w's sd by e per sd of z),
 //   L    = L0 + (strictly lower entries, unchanged units: L is dimensionless),
+//   skew = skew0 + k,  log tail = log tail0 + t   (a shape's: dimensionless),
 //
-// flattened as [u, v, K, K_G (column-major), L's strictly lower entries (column by column)], the
-// parts the conditional has. The origin is the zero vector. Gradients by the chain rule:
+// flattened as [u, v, K, K_G (column-major), L's strictly lower entries (column by column), k, t],
+// the parts the conditional has. The origin is the zero vector. Gradients by the chain rule:
 //   dF/du = s0 .* dF/dmean,  dF/dv = s .* dF/ds,  dF/dK = diag(s0) dF/dC Lz0^-T,
 //   dF/dK_G = dF/dG Lz0^-T.
 #include <Eigen/Core>

@@ -112,7 +112,9 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
       best.se = se;
       best.round = round;
       result.fellBack.clear();
-    } else if (!std::isfinite(mean) || mean < best.elbo - 4.0 * std::max(se, best.se)) {
+    } else if (!std::isfinite(mean) || mean < best.elbo - 4.0 * std::hypot(se, best.se)) {
+      // (4 standard errors of the difference of two independent estimates: with max(se, best.se)
+      // instead, a flat ELBO over 100 rounds tripped it by chance, as `best` is their maximum.)
       std::ostringstream why;
       why << "round " << round << ": the ELBO fell to " << mean << " from round " << best.round << "'s " << best.elbo;
       if (!restoreBest(why.str())) {
@@ -122,7 +124,15 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
       rec.freeEnergy = best.elbo;  // q is round best.round's again
       rec.freeEnergyStandardError = best.se;
     }
-    if (run.closeRound(rec, before)) break;
+    if (run.closeRound(rec, before)) {
+      if (samples >= o.refineSamples) break;
+      result.stoppedEarly = false;
+      result.events.push_back("round " + std::to_string(round) + ": the ELBO stopped rising with " +
+                              std::to_string(samples) + " draws per iteration: going on with " +
+                              std::to_string(std::min(2 * samples, o.refineSamples)) +
+                              " (gradient noise biases q's sds low)");
+      samples = std::min(2 * samples, o.refineSamples);
+    }
   }
   return run.finish(samples);
 }

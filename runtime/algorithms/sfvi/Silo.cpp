@@ -65,8 +65,10 @@ SiloReply<Family> SfviSilo<Family>::step(const Eigen::VectorXd& m, const Root& r
   reply.gradZ = e.gradZ;
   reply.crossZ = e.crossZ;
   reply.gradTheta = e.gradTheta;
-  reply.values = e.drawValues;
-  if (hasLocals) reply.values.array() += conditionalEntropy(qw);
+  if (learningRate <= 0.0) {  // an evaluation: the draws' values (H(q(w | z)) costs quadrature with a shape)
+    reply.values = e.drawValues;
+    if (hasLocals) reply.values.array() += conditionalEntropy(qw);
+  }
   if (hasLocals && learningRate > 0.0) {
     Eigen::VectorXd grad(origin_.size);
     whiteGradient(origin_, qw, e.local, grad);

@@ -31,7 +31,7 @@ struct SiloReply {
   Eigen::VectorXd gradZ;                            // d/dm
   typename FamilyTraits<Family>::Curvature crossZ;  // d/dL (its lower triangle; the diagonal for mean-field)
   Eigen::VectorXd gradTheta;                        // E[grad_theta f_j] (empty without hyperparameters)
-  Eigen::VectorXd values;                           // f_j + H(q(w_j | z)) at each draw
+  Eigen::VectorXd values;                           // f_j + H(q(w_j | z)) at each draw (evaluations only)
 };
 
 template <class Family>
