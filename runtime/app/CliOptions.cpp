@@ -44,8 +44,8 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
   cmd.add_option("--patience", f.fit.patience, "Stop after this many rounds without ELBO gain (0: never)")
       ->capture_default_str();
   cmd.add_option("--start", f.start,
-                 "Where q starts: laplace (the Laplace approximation at the joint mode, models without local "
-                 "latents) or prior")
+                 "Where q starts: laplace (the Laplace approximation at the joint mode; with local latents, "
+                 "N(0, --initial-sd^2 I)) or prior")
       ->capture_default_str()
       ->check(CLI::IsMember({"laplace", "prior"}));
   cmd.add_option("--local-steps", f.fit.localSteps, "Adam steps per client update")->capture_default_str();
@@ -54,7 +54,8 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
       ->capture_default_str();
   cmd.add_option("--learning-rate", f.fit.learningRate, "Adam learning rate")->capture_default_str();
   cmd.add_option("--initial-sd", f.fit.initialSd,
-                 "sfvi, sfvi-avg: q starts at N(0, sd^2 I) on the unconstrained scale (0.1 suits neural networks)")
+                 "sfvi, sfvi-avg, and pvi with local latents: q starts at N(0, sd^2 I) on the unconstrained scale (0.1 "
+                 "suits neural networks)")
       ->capture_default_str();
   cmd.add_option("--ep-step", f.fit.ep.step,
                  "ep: damping alpha; ep-eta, ep-mu: step eps after the warm-up, in (0, 1] (0: auto, 0.5 for ep, "
@@ -76,9 +77,11 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
   cmd.add_option("--ep-power", f.fit.ep.power, "ep, ep-eta, ep-mu: power beta of every site (1: EP)")
       ->capture_default_str();
   cmd.add_option("--samples", f.fit.samples, "Monte Carlo draws per Adam step")->capture_default_str();
-  cmd.add_option("--refine-samples", f.fit.refineSamples,
-                 "sfvi: when the ELBO stops rising, double the draws per step up to this many and go on (0: auto, 16 x "
-                 "--samples with more than 64 locals in a partition, else off; at most --samples: off)")
+  cmd.add_option(
+         "--refine-samples", f.fit.refineSamples,
+         "sfvi: when the ELBO stops rising, double the draws per step up to this many and go on; pvi: the draws per "
+         "local step instead of --samples (0: auto, 16 x --samples with more than 64 locals in a partition, else "
+         "off; at most --samples: off)")
       ->capture_default_str();
   cmd.add_option("--elbo-samples", f.fit.elboSamples, "Draws per client for each round's ELBO estimate")
       ->capture_default_str();

@@ -9,6 +9,7 @@
 
 #include "runtime/algorithms/pvi/LocalOptimiserAdam.hpp"
 #include "runtime/federation/Federation.hpp"
+#include "runtime/federation/IsotropicStart.hpp"
 #include "runtime/federation/LaplaceStart.hpp"
 #include "runtime/federation/schedules/Sequential.hpp"
 #include "runtime/federation/schedules/Synchronous.hpp"
@@ -52,7 +53,7 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   adam.finalLearningRateFraction = 0.1;
   adam.averageFrom = 0.5;
   adam.steps = o.localSteps;
-  adam.samples = o.samples;
+  adam.samples = choice.refineSamples > 0 ? choice.refineSamples : o.samples;
   auto optimiser = std::make_shared<algorithms::AdamOptimiser<Family>>(adam);
 
   federation::FederationOptions<Family> fo;
@@ -148,6 +149,9 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
       result.counters = federation.server().counters();
       return result;
     }
+    bool hasLocals = false;
+    for (std::size_t j = 0; j < model.numPartitions(); ++j) hasLocals = hasLocals || model.localDim(j) > 0;
+    if (!start.applied && hasLocals) result.start = federation::startAtIsotropic(federation, o.initialSd).summary;
   }
   StoppingRule stopping{o.patience};
   bool plateaued = false;

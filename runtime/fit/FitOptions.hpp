@@ -107,19 +107,21 @@ struct FitOptions {
   // rounds (0: never). Monte Carlo noise keeps the change of q above `tolerance` on most models.
   std::size_t patience = 5;
   // Start q at the Laplace approximation at the joint mode (federation/LaplaceStart.hpp) where
-  // the model allows it; false: at the prior (every client factor flat).
+  // the model allows it, and at N(0, initialSd^2 I) with local latents (IsotropicStart.hpp);
+  // false: at the prior (every client factor flat).
   bool laplaceStart = true;
   std::size_t localSteps = 300;          // Adam steps per client update
   std::size_t iterationsPerRound = 100;  // sfvi: iterations (server steps) per round
-  // sfvi, sfvi-avg: q(z) and every q(w | z) start at N(0, initialSd^2 I) on the unconstrained
+  // sfvi, sfvi-avg (and pvi with locals): q(z) and every q(w | z) start at N(0, initialSd^2 I) on the unconstrained
   // scale. Networks need a small one (0.1): with sd 1 every weight draw is noise, and the
   // gradient of the means drowns in it.
   double initialSd = 1.0;
   double learningRate = 0.05;
   std::size_t samples = 8;  // Monte Carlo draws per Adam step
   // sfvi: when the ELBO stops rising with fewer draws per iteration than this, double them and go
-  // on (Sfvi.hpp, refineSamples). 0: auto (AlgorithmChoice.cpp), 16 x samples with more than 64
-  // locals in a partition, else off; at most `samples`: off.
+  // on (Sfvi.hpp, refineSamples); pvi: the clients' draws per step instead of `samples`. 0: auto
+  // (AlgorithmChoice.cpp), 16 x samples with more than 64 locals in a partition, else off; at
+  // most `samples`: off.
   std::size_t refineSamples = 0;
   std::size_t threads = 0;  // clients run in parallel on this many threads; 0: all cores
   std::uint64_t seed = 1;

@@ -178,14 +178,15 @@ TEST(PvicRun, NutsSamplesHyperparameters) {
 }
 
 // A fit whose every update is rejected has not fitted anything: exit 3, the reason, and no file
-// that looks like a result (six cities with prior_sd 100: both silos' updates are rejected).
+// that looks like a result (six cities with prior_sd 100, started from that prior: both silos'
+// updates are rejected; from the default start at N(0, I) they are not).
 TEST(PvicRun, AFitThatRejectsEveryUpdateFailsAndWritesNothing) {
   TempDir dir;
   const std::string ex = example("six_cities");
   std::ofstream(dir.path / "data.json") << "{\"prior_sd\": 100}";
   ProcessResult r =
       run(pvic() + " run " + ex + "/model.pvi --data " + (dir.path / "data.json").string() + " --partition-data " + ex +
-          "/data_per_silo.csv --algorithm pvi --progress never -o " + (dir.path / "fit.csv").string());
+          "/data_per_silo.csv --algorithm pvi --start prior --progress never -o " + (dir.path / "fit.csv").string());
   EXPECT_EQ(r.exitCode, 3) << r.err;
   EXPECT_NE(r.err.find("the fit failed: every one of the 2 updates was rejected"), std::string::npos) << r.err;
   // Each rejection names the partition by its label and what was not finite, by name.

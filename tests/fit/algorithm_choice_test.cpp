@@ -48,6 +48,13 @@ TEST(AlgorithmChoice, LocalsGiveSfviAndNameThePreferredAlgorithm) {
   EXPECT_NE(large.reason.find("draws doubling from 8 to 128 at each plateau"), std::string::npos) << large.reason;
   EXPECT_EQ(small.refineSamples, 0u);
   EXPECT_EQ(small.rounds, 30u);
+  FitOptions asPvi;  // PVI's clients take the refined draws from the first round; its rounds stay
+  asPvi.algorithm = Algorithm::Pvi;
+  const AlgorithmChoice pviMany = chooseAlgorithm(forty, asPvi);
+  EXPECT_EQ(pviMany.refineSamples, 128u);
+  EXPECT_EQ(pviMany.rounds, 30u);
+  EXPECT_NE(pviMany.reason.find("128 draws per local step"), std::string::npos) << pviMany.reason;
+  EXPECT_EQ(chooseAlgorithm(sixty, asPvi).refineSamples, 0u);
   FitOptions noRefine;
   noRefine.refineSamples = 8;  // at most --samples: off
   EXPECT_EQ(chooseAlgorithm(forty, noRefine).refineSamples, 0u);

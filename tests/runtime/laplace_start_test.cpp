@@ -5,7 +5,8 @@
 //     of exact gradients), for 1 and 3 partitions, an exact or a refined prior, and the mean-field
 //     family (whose optimum keeps the exact means and has variances 1 / P_ii);
 //   - the server's invariant eta_q == eta_0 + sum_k eta_k holds and every client agrees with it;
-//   - with local latents q is left as it was and the report says why; a flat direction, a density
+//   - with local latents q is left as it was and the report says why (the isotropic start then
+//     puts q at N(0, sd^2 I) exactly, with the invariant intact); a flat direction, a density
 //     that rises without bound or one still rising beyond the mode found (separable logistic data
 //     under a flat prior) are reported as an improper posterior.
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 
 #include "PviTestModels.hpp"
 #include "runtime/algorithms/pvi/Pvi.hpp"
+#include "runtime/federation/IsotropicStart.hpp"
 #include "runtime/federation/LaplaceStart.hpp"
 
 namespace pvi::test {
@@ -78,6 +80,28 @@ TEST(LaplaceStart, ModelsWithLocalLatentsStartFromThePrior) {
   EXPECT_FALSE(report.applied);
   EXPECT_NE(report.summary.find("local latents"), std::string::npos) << report.summary;
   EXPECT_EQ(maxAbs(federation.server().posterior() - before), 0.0);
+}
+
+// The start PVI takes instead with local latents (IsotropicStart.hpp): q becomes N(0, sd^2 I)
+// exactly (the prior is N(0, 2^2 I) here), each participant's factor takes an equal share of the
+// move, and the server's invariant and the clients' copies of their factors agree.
+TEST(IsotropicStart, PutsQAtTheIsotropicGaussianThroughEveryParticipant) {
+  const RandomEffectsModel model(4, 10, 5);
+  for (double sd : {1.0, 0.5}) {
+    auto federation = federationOf<FullGaussian>(model);
+    const IsotropicStartReport report = startAtIsotropic(federation, sd);
+    ASSERT_TRUE(report.applied) << report.summary;
+    EXPECT_NE(report.summary.find("local latents"), std::string::npos) << report.summary;
+    const FullStandard q = toStandard(federation.server().posterior());
+    EXPECT_LT(q.m.cwiseAbs().maxCoeff(), 1e-12);
+    EXPECT_LT((q.S - sd * sd * Eigen::MatrixXd::Identity(q.dim(), q.dim())).cwiseAbs().maxCoeff(), 1e-12);
+    EXPECT_LT(federation.server().invariantError(), 1e-12);
+    const std::size_t k = federation.server().numFactors();
+    for (std::size_t i = 2; i < k; ++i)
+      EXPECT_LT(maxAbs(federation.server().factor(i) - federation.server().factor(1)), 1e-12) << i;
+    for (Participant<FullGaussian>* p : federation.participants())
+      EXPECT_LT(maxAbs(p->factor() - federation.server().factor(p->factorIndex())), 1e-12);
+  }
 }
 
 // Flat priors on two coordinates; one partition whose term is `kind`:

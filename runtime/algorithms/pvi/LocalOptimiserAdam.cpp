@@ -104,9 +104,13 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
       const auto root = reparamRoot(st);
       const estimation::ExpectedDerivatives<Family> e =
           estimation::estimateDerivatives<Family>(f, st.m, root, locals ? &*locals : nullptr, est, rng);
-      const double objective = federation::localObjective(p.cavity, standardOf(st, root), e.value, locals);
+      const EarlyStopping& es = options_.earlyStopping;
+      // The objective only where it is read (a shaped q(w | z)'s entropy costs quadrature per local).
+      const double objective = es.window > 0 || t == options_.steps
+                                   ? federation::localObjective(p.cavity, standardOf(st, root), e.value, locals)
+                                   : 0.0;
       if (t == 1) sol.initialExpectedLogLik = e.value;
-      sol.objective = objective;
+      if (es.window > 0 || t == options_.steps) sol.objective = objective;
       sol.steps = t;
 
       flattenStable(whiteGradientOf(origin, white, st, root, e, p.cavity), grad.head(nz));
@@ -121,7 +125,6 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
         averaged.add(params);
       }
 
-      const EarlyStopping& es = options_.earlyStopping;
       if (es.window > 0) {
         windowSum += objective;
         if (++windowCount == es.window) {
