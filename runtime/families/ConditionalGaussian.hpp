@@ -27,9 +27,10 @@
 // small values. On the Six Cities model that gap's slope over omega is 20 nats per unit for the
 // Gaussian family and 0.4 for the sinh-arcsinh one (1-D quadrature per child: docs/fitting.md).
 //
-// The anchor is the z at which w's mean is `mean` and its sds `sd`; the paper anchors at the mean
-// m of q(z), and the optimisers re-anchor there (`reanchored`) so that the parameters keep their
-// meaning while m moves. Together with q(z) = N(m, S):
+// The anchor is the z at which w's location is `mean` and its scales `sd`; the paper anchors at
+// the mean m of q(z), and the optimisers re-anchor there (`reanchored`) so that the parameters
+// keep their meaning while m moves. Together with q(z) = N(m, S), without a shape (the marginal*
+// functions below also give the moments with one):
 //
 //   w = mean + C (z - anchor) + sd(z) .* (L xi),   xi ~ N(0, I)    (the reparameterisation)
 //   E[w] = mean + C (m - anchor),  Cov(w, z) = C S,  Cov(z, w) = S C^T,
