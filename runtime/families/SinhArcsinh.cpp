@@ -40,26 +40,12 @@ double logDerivative(double x, double skew, double tail) {
   return logCosh - std::log(tail) - 0.5 * std::log1p(x * x);
 }
 
-double scoreOfU(double x, double skew, double tail) {
-  const double a = angle(x, skew, tail);
-  const double root = std::sqrt(1.0 + x * x);
-  const double slope = std::cosh(a) / (tail * root);  // T'(x)
-  const double dLogSlope = std::tanh(a) / (tail * root) - x / (1.0 + x * x);
-  return (x + dLogSlope) / slope;
-}
-
-double derivativeOverSkew(double x, double skew, double tail) { return std::cosh(angle(x, skew, tail)) / tail; }
-double derivativeOverLogTail(double x, double skew, double tail) {
-  const double a = angle(x, skew, tail);
-  return -a * std::cosh(a);
-}
-
 Point at(double x, double skew, double tail) {
   const double a = angle(x, skew, tail);
   const double e = std::exp(a), ie = 1.0 / e;
   const double sinh = 0.5 * (e - ie), cosh = 0.5 * (e + ie);
   const double root = std::sqrt(1.0 + x * x);
-  const double slope = cosh / (tail * root);
+  const double slope = cosh / (tail * root);  // T'(x)
   const double dLogSlope = (sinh / cosh) / (tail * root) - x / (root * root);
   return {sinh, (x + dLogSlope) / slope, cosh / tail, -a * cosh};
 }

@@ -22,18 +22,13 @@ namespace pvi::sinh_arcsinh {
 double transform(double x, double skew, double tail);
 double inverse(double u, double skew, double tail);
 double logDerivative(double x, double skew, double tail);  // log T'(x)
-// d(-log density of u)/du at u = T(x): (x + d log T'(x)/dx) / T'(x). For the identity this is x.
-double scoreOfU(double x, double skew, double tail);
-// dT(x)/d skew = cosh(a) / tail and dT(x)/d log(tail) = -a cosh(a).
-double derivativeOverSkew(double x, double skew, double tail);
-double derivativeOverLogTail(double x, double skew, double tail);
 
 // Everything a reparameterised draw needs at x, from one asinh, one exp and one sqrt.
 struct Point {
   double u = 0.0;            // T(x)
-  double score = 0.0;        // scoreOfU
-  double overSkew = 0.0;     // derivativeOverSkew
-  double overLogTail = 0.0;  // derivativeOverLogTail
+  double score = 0.0;        // d(-log density of u)/du at u: (x + d log T'(x)/dx) / T'(x); x for the identity
+  double overSkew = 0.0;     // dT(x)/d skew = cosh(a) / tail
+  double overLogTail = 0.0;  // dT(x)/d log(tail) = -a cosh(a)
 };
 Point at(double x, double skew, double tail);
 

@@ -80,6 +80,26 @@ std::vector<Participant<Family>*> Federation<Family>::participants() {
   return out;
 }
 
+template <class Family>
+std::optional<std::string> Federation<Family>::moveFactors(const std::vector<Natural>& deltas) {
+  const std::vector<Participant<Family>*> everyone = participants();
+  if (deltas.size() != everyone.size())
+    throw std::invalid_argument("Federation::moveFactors: one delta per participant is needed");
+  if (everyone.empty()) return std::nullopt;
+  std::vector<ClientUpdate<Family>> updates(everyone.size());
+  std::vector<const ClientUpdate<Family>*> received;
+  for (std::size_t k = 0; k < everyone.size(); ++k) {
+    updates[k].factorIndex = everyone[k]->factorIndex();
+    updates[k].ok = true;
+    updates[k].delta = deltas[k];
+    received.push_back(&updates[k]);
+  }
+  const std::vector<ApplyOutcome> outcomes = server_.apply(received);
+  for (std::size_t k = 0; k < everyone.size(); ++k) everyone[k]->commit(updates[k], outcomes[k].scale);
+  if (!outcomes.front().applied) return outcomes.front().reason;
+  return std::nullopt;
+}
+
 namespace {
 
 // A participant's expected log-likelihood for the ELBO; a failure names the factor ("factor K: ...",

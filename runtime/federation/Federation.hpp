@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "runtime/federation/Client.hpp"
@@ -52,6 +53,12 @@ class Federation {
 
   // Everyone a schedule updates, in factor order (the prior first when refined).
   std::vector<Participant<Family>*> participants();
+
+  // Moves participant k's factor by deltas[k] (participants() order) as one batch through the
+  // server's validity guard and commits it on the participants' side: how a fit's start
+  // (LaplaceStart.hpp, IsotropicStart.hpp) sets the factors. The server's reason when it refused
+  // the batch, else empty.
+  std::optional<std::string> moveFactors(const std::vector<Natural>& deltas);
 
   // The global free energy (ELBO) at the current posterior, the federated way: each data client
   // reports E_q[f_k] (one scalar message each way, counted as evaluation messages), the server

@@ -127,7 +127,7 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
   // The factors: each participant's second-order expansion at the mode.
   auto at = FamilyTraits<Family>::isotropic(static_cast<Eigen::Index>(d), 1.0);
   at.m = mode.x;
-  std::vector<ClientUpdate<Family>> updates;
+  std::vector<Natural> deltas;
   Natural total =
       federation.priorRefined() ? Natural::flat(static_cast<Eigen::Index>(d)) : federation.server().factor(0);
   std::size_t k = 0;
@@ -135,24 +135,15 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
     const PointTerm& t = terms[k++];
     const Natural target = likelihoodNatural(at, t.gradient, FamilyTraits<Family>::curvatureOf(t.hessian));
     total += target;
-    ClientUpdate<Family> u;
-    u.factorIndex = p->factorIndex();
-    u.ok = true;
-    u.delta = target - p->factor();
-    updates.push_back(std::move(u));
+    deltas.push_back(target - p->factor());
   }
   if (const Validity v = checkDistribution(total); !v.ok()) {
     report.summary = "started from the prior: the Laplace factors do not make a distribution (" + v.reason + ")";
     return report;
   }
 
-  std::vector<const ClientUpdate<Family>*> received;
-  for (const ClientUpdate<Family>& u : updates) received.push_back(&u);
-  const std::vector<ApplyOutcome> outcomes = federation.server().apply(received);
-  for (std::size_t i = 0; i < updates.size(); ++i)
-    federation.participant(updates[i].factorIndex).commit(updates[i], outcomes[i].scale);
-  if (!outcomes.empty() && !outcomes.front().applied) {
-    report.summary = "started from the prior: the server refused the Laplace factors (" + outcomes.front().reason + ")";
+  if (const std::optional<std::string> refused = federation.moveFactors(deltas)) {
+    report.summary = "started from the prior: the server refused the Laplace factors (" + *refused + ")";
     return report;
   }
   report.applied = true;

@@ -248,10 +248,12 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
   // PVI's clients run their local optimisation to the end every round, and the fit settles in a
   // few rounds, so they take the refined draws from the first round instead (Six Cities: 7 rounds
   // with 128 draws, 27 s; doubling at each plateau would need 5 stages of 6 rounds).
-  const bool refines = c.algorithm == Algorithm::Sfvi || c.algorithm == Algorithm::Pvi;
-  const bool manyLocals = refines && shape.maxLocalDim > kCorrelatedLocalsMaxDim;
-  c.refineSamples = !refines ? 0 : o.refineSamples != 0 ? o.refineSamples : manyLocals ? kRefineFactor * o.samples : 0;
-  if (c.refineSamples <= o.samples) c.refineSamples = 0;
+  if (c.algorithm == Algorithm::Sfvi || c.algorithm == Algorithm::Pvi) {
+    c.refineSamples = o.refineSamples != 0                          ? o.refineSamples
+                      : shape.maxLocalDim > kCorrelatedLocalsMaxDim ? kRefineFactor * o.samples
+                                                                    : 0;
+    if (c.refineSamples <= o.samples) c.refineSamples = 0;
+  }
   c.rounds = o.rounds != 0                                           ? o.rounds
              : c.refineSamples > 0 && c.algorithm == Algorithm::Sfvi ? kSfviRefinedRounds
                                                                      : kDefaultRounds;

@@ -33,7 +33,8 @@ struct AlgorithmChoice {
   double startStep = 0.0;
   std::size_t warmup = 0;  // iterations over which the step falls from startStep to step
   std::size_t samples = 0;
-  // SFVI: the most draws per iteration its refinement doubles up to (0: none; FitOptions).
+  // SFVI: the most draws per iteration its refinement doubles up to; PVI: its clients' draws per
+  // local step (0: neither; FitOptions::refineSamples).
   std::size_t refineSamples = 0;
   std::string reason;  // one line, printed by the front ends
 };

@@ -149,9 +149,8 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
       result.counters = federation.server().counters();
       return result;
     }
-    bool hasLocals = false;
-    for (std::size_t j = 0; j < model.numPartitions(); ++j) hasLocals = hasLocals || model.localDim(j) > 0;
-    if (!start.applied && hasLocals) result.start = federation::startAtIsotropic(federation, o.initialSd).summary;
+    if (!start.applied && shapeOf(model).localDim > 0)
+      result.start = federation::startAtIsotropic(federation, o.initialSd).summary;
   }
   StoppingRule stopping{o.patience};
   bool plateaued = false;

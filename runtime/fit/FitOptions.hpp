@@ -37,6 +37,7 @@ const std::vector<std::string>& familyNames();
 // The shape of each partition's q(w_j | z) (runtime/families/ConditionalGaussian.hpp):
 //   "structured"           w_j's mean moves with z (C_j), its log sds too (G_j), L_j unit-lower-triangular;
 //   "structured-diagonal"  C_j and G_j, L_j = I;
+//   "skewed"               structured-diagonal with a sinh-arcsinh shape per local (SinhArcsinh.hpp);
 //   "gaussian"             the SFVI paper's family: C_j and L_j, sds independent of z (joint Gaussian);
 //   "independent"          q(w_j) ignores z: the mean-field locals of plain PVI.
 enum class LocalsKind { Structured, StructuredDiagonal, Skewed, Gaussian, Independent };
@@ -112,9 +113,9 @@ struct FitOptions {
   bool laplaceStart = true;
   std::size_t localSteps = 300;          // Adam steps per client update
   std::size_t iterationsPerRound = 100;  // sfvi: iterations (server steps) per round
-  // sfvi, sfvi-avg (and pvi with locals): q(z) and every q(w | z) start at N(0, initialSd^2 I) on the unconstrained
-  // scale. Networks need a small one (0.1): with sd 1 every weight draw is noise, and the
-  // gradient of the means drowns in it.
+  // sfvi, sfvi-avg (and pvi with locals): q(z) and every q(w | z) start at N(0, initialSd^2 I)
+  // on the unconstrained scale. Networks need a small one (0.1): with sd 1 every weight draw is
+  // noise, and the gradient of the means drowns in it.
   double initialSd = 1.0;
   double learningRate = 0.05;
   std::size_t samples = 8;  // Monte Carlo draws per Adam step

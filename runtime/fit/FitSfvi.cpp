@@ -53,11 +53,10 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   FitResult result;
   result.choice = choice;
   StoppingRule stopping{o.patience};
-  bool plateaued = false;
   so.afterRound = [&](const support::TraceRecord& rec, const typename Family::Standard& q) {
     result.trace.push_back(rec);
     if (afterRound) afterRound(rec, choice);
-    plateaued = stopping.update(rec, q.m, marginalSds(q));
+    const bool plateaued = stopping.update(rec, q.m, marginalSds(q));
     if (plateaued) stopping = StoppingRule{o.patience};  // a refinement stage needs a plateau of its own
     return plateaued;
   };

@@ -38,7 +38,7 @@ TEST(SinhArcsinh, IsTheIdentityWithoutSkewAndWithUnitTail) {
   for (double x : {-3.0, -0.5, 0.0, 0.7, 4.0}) {
     EXPECT_NEAR(sas::transform(x, 0.0, 1.0), x, 1e-14);
     EXPECT_NEAR(sas::logDerivative(x, 0.0, 1.0), 0.0, 1e-14);
-    EXPECT_NEAR(sas::scoreOfU(x, 0.0, 1.0), x, 1e-13);
+    EXPECT_NEAR(sas::at(x, 0.0, 1.0).score, x, 1e-13);
   }
   const sas::Moments mo = sas::moments(0.0, 1.0);
   EXPECT_NEAR(mo.mean, 0.0, 1e-14);
@@ -55,16 +55,18 @@ TEST(SinhArcsinh, DerivativesMatchFiniteDifferences) {
       EXPECT_NEAR(sas::logDerivative(x, s.skew, s.tail), std::log(slope), 1e-7) << s.skew << " " << s.tail << " " << x;
       // -log density of u at u = T(x): x^2 / 2 + log T'(x) with x = T^-1(u), differentiated over u.
       const double u = sas::transform(x, s.skew, s.tail);
+      const sas::Point p = sas::at(x, s.skew, s.tail);
+      EXPECT_NEAR(p.u, u, 1e-12 * (1.0 + std::abs(u)));
       const auto minusLogDensity = [&](double v) {
         const double y = sas::inverse(v, s.skew, s.tail);
         return 0.5 * y * y + sas::logDerivative(y, s.skew, s.tail);
       };
       const double hu = h * (1.0 + std::abs(u));
-      EXPECT_NEAR(sas::scoreOfU(x, s.skew, s.tail), (minusLogDensity(u + hu) - minusLogDensity(u - hu)) / (2.0 * hu),
+      EXPECT_NEAR(p.score, (minusLogDensity(u + hu) - minusLogDensity(u - hu)) / (2.0 * hu),
                   1e-6 * (1.0 + std::abs(x)));
-      EXPECT_NEAR(sas::derivativeOverSkew(x, s.skew, s.tail),
+      EXPECT_NEAR(p.overSkew,
                   (sas::transform(x, s.skew + h, s.tail) - sas::transform(x, s.skew - h, s.tail)) / (2.0 * h), 1e-6);
-      EXPECT_NEAR(sas::derivativeOverLogTail(x, s.skew, s.tail),
+      EXPECT_NEAR(p.overLogTail,
                   (sas::transform(x, s.skew, s.tail * std::exp(h)) - sas::transform(x, s.skew, s.tail * std::exp(-h))) /
                       (2.0 * h),
                   1e-6 * (1.0 + std::abs(u)));

@@ -106,11 +106,11 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
           estimation::estimateDerivatives<Family>(f, st.m, root, locals ? &*locals : nullptr, est, rng);
       const EarlyStopping& es = options_.earlyStopping;
       // The objective only where it is read (a shaped q(w | z)'s entropy costs quadrature per local).
-      const double objective = es.window > 0 || t == options_.steps
-                                   ? federation::localObjective(p.cavity, standardOf(st, root), e.value, locals)
-                                   : 0.0;
+      const bool objectiveRead = es.window > 0 || t == options_.steps;
+      const double objective =
+          objectiveRead ? federation::localObjective(p.cavity, standardOf(st, root), e.value, locals) : 0.0;
       if (t == 1) sol.initialExpectedLogLik = e.value;
-      if (es.window > 0 || t == options_.steps) sol.objective = objective;
+      if (objectiveRead) sol.objective = objective;
       sol.steps = t;
 
       flattenStable(whiteGradientOf(origin, white, st, root, e, p.cavity), grad.head(nz));

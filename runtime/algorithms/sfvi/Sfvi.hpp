@@ -19,9 +19,9 @@
 // Noise control: with many locals per silo the Monte Carlo noise of the gradient over q(z) grows
 // with their number (each local's term adds its own), and too few draws per iteration let the
 // iterates wander off (Six Cities with 4 draws: q(z)'s sds collapse). When a round's ELBO falls
-// below the best so far by more than 4 standard errors of their difference, or a gradient is not finite, the fit goes
-// back to the best round's q(z), theta and q(w_j | z) and doubles the draws per iteration (up to
-// maxSamples), and says so in `events`.
+// below the best so far by more than 4 standard errors of their difference, or a gradient is not
+// finite, the fit goes back to the best round's q(z), theta and q(w_j | z) and doubles the draws
+// per iteration (up to maxSamples), and says so in `events`.
 //
 // Hyperparameters theta (the model's `hyper` block, unconstrained) are learned as point estimates
 // (empirical Bayes) by the same Adam steps, on E_q[grad_theta log p(y, z, w | theta)], unless
