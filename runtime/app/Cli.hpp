@@ -49,6 +49,7 @@ struct OutputCli {
   std::string localsDir;           // default: <output stem>-locals (models with local latents)
   std::size_t draws = 1000;        // written from q; per chain for a sampler
   bool mergeChains = false;        // a sampler's chains in one file with a chain__ column
+  std::string resample = "psis";   // variational fits: psis (importance resampling) or none
 };
 
 struct LogDensityCli {

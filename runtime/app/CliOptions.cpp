@@ -114,6 +114,11 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
   cmd.add_flag("--merge-chains", o.mergeChains,
                "nuts: all chains in the --output file with a chain__ column (default: <output stem>_<chain>.csv "
                "per chain, as CmdStan)");
+  cmd.add_option("--resample", o.resample,
+                 "Variational fits: psis (the draws written are resampled by their Pareto-smoothed importance "
+                 "weights p / q when k-hat is at most 0.7, as Stan's Pathfinder does) or none (q's own draws)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"psis", "none"}));
   cmd.add_option("--summary-json", o.summaryJson, "JSON summary (default: <output stem>-summary.json)")
       ->type_name("FILE");
   cmd.add_option("--report", o.reportDir, "Write SVG plots and index.html to DIR")->type_name("DIR");

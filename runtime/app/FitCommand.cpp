@@ -7,7 +7,7 @@
 #include "runtime/app/BindData.hpp"
 #include "runtime/app/Cli.hpp"
 #include "runtime/app/FitCommandSupport.hpp"
-#include "runtime/diagnostics/ParetoKhat.hpp"
+#include "runtime/fit/ImportanceResampling.hpp"
 #include "runtime/fit/Fit.hpp"
 #include "runtime/fit/PosteriorDraws.hpp"
 #include "runtime/fit/Progress.hpp"
@@ -61,6 +61,7 @@ output::RunInfo runInfo(const LoadedModel& lm, const BoundModel& b, const FitCli
                  {"learning_rate", std::to_string(f.fit.learningRate)},
                  {"samples", std::to_string(f.fit.samples)},
                  {"draws", std::to_string(o.draws)},
+                 {"resample", o.resample},
                  {"choice", r.choice.reason}};
   run.seed = f.fit.seed;
   run.rounds = r.rounds;
@@ -157,7 +158,13 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
   }
 
   return writeOutputs(program, [&] {
-    const PosteriorDraws draws = drawPosterior(model, result, outCli.draws, options.seed + 1);
+    // The draws, resampled by their importance weights p / q where their k-hat (how far q is from
+    // the model) says those are reliable.
+    ResampleOptions resample;
+    resample.enabled = outCli.resample == "psis";
+    resample.maxKhat = kKhatTrusted;
+    const PosteriorDraws draws = drawPosterior(model, result, outCli.draws, options.seed + 1, resample);
+    const ImportanceResampling& resampling = draws.resampling;
     output::RunInfo run = runInfo(lm, bound, fitCli, result, outCli);
     // The Stan CSV: parameters and generated quantities, without the three density columns.
     output::StanCsvDraws csv;
@@ -182,8 +189,9 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     summary.communication = output::communicationTotals(result.counters);
     summary.elapsedSeconds = result.seconds;
     summary.trace = output::traceRows(result.trace);
-    // How far q is from the model: the Pareto k-hat of the draws' importance ratios p / q.
-    summary.paretoKhat = diagnostics::paretoKhat(draws.global.values.col(1) - draws.global.values.col(2));
+    summary.paretoKhat = resampling.khat;
+    summary.importanceResampled = resampling.applied;
+    summary.importanceEffectiveDraws = resampling.effectiveDraws;
     const std::string summaryPath =
         outCli.summaryJson.empty() ? stem(outCli.output) + "-summary.json" : outCli.summaryJson;
 
@@ -220,13 +228,17 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
                   result.elbo.standardError, result.rounds, result.seconds, result.status.c_str());
     else  // EP has no ELBO
       std::printf("%zu rounds in %.1f s; %s\n", result.rounds, result.seconds, result.status.c_str());
-    if (summary.paretoKhat <= kKhatTrusted) std::printf("%s\n", khatLine(summary.paretoKhat, outCli.draws).c_str());
+    if (summary.paretoKhat <= kKhatTrusted) std::printf("%s\n", khatLine(summary.paretoKhat, resampling.candidates).c_str());
+    if (resampling.applied)
+      std::printf("draws: %zu resampled from those by their Pareto-smoothed importance weights (%.0f effective; "
+                  "--resample none writes q's)\n",
+                  outCli.draws, resampling.effectiveDraws);
     std::printf("communication: %zu messages up, %zu down; %zu bytes up, %zu down\n", result.counters.messagesUp,
                 result.counters.messagesDown, result.counters.bytesUp, result.counters.bytesDown);
     std::fflush(stdout);
     if (!result.converged) std::cerr << program << ": warning: " << result.status << "\n";
     if (!(summary.paretoKhat <= kKhatTrusted))
-      std::cerr << program << ": warning: " << khatLine(summary.paretoKhat, outCli.draws) << "\n";
+      std::cerr << program << ": warning: " << khatLine(summary.paretoKhat, resampling.candidates) << "\n";
     printEvents(result.events);
     for (const std::string& w : written) std::printf("wrote %s\n", w.c_str());
   });

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
+#include <vector>
 
 namespace pvi::diagnostics {
 
@@ -22,7 +24,7 @@ double profileLogLikelihood(double theta, const std::vector<double>& x) {
 
 }  // namespace
 
-double generalizedParetoShape(const std::vector<double>& x) {
+GeneralizedPareto fitGeneralizedPareto(const std::vector<double>& x) {
   const std::size_t n = x.size();
   const double prior = 3.0;
   const std::size_t m = 30 + static_cast<std::size_t>(std::floor(std::sqrt(static_cast<double>(n))));
@@ -41,28 +43,51 @@ double generalizedParetoShape(const std::vector<double>& x) {
   double k = 0.0;
   for (double v : x) k += std::log1p(-thetaHat * v);
   k /= static_cast<double>(n);
+  const double sigma = -k / thetaHat;
   const double a = 10.0;  // the weakly informative prior's weight, towards 0.5
   k = k * static_cast<double>(n) / (static_cast<double>(n) + a) + a * 0.5 / (static_cast<double>(n) + a);
-  return std::isnan(k) ? kInf : k;
+  return {std::isnan(k) ? kInf : k, sigma};
+}
+
+double generalizedParetoShape(const std::vector<double>& x) { return fitGeneralizedPareto(x).k; }
+
+SmoothedWeights paretoSmoothedWeights(const Eigen::Ref<const Eigen::VectorXd>& logRatios, double rEff) {
+  SmoothedWeights out{logRatios, kInf};
+  const Eigen::Index s = logRatios.size();
+  for (Eigen::Index i = 0; i < s; ++i)
+    if (std::isnan(logRatios[i])) {
+      out.khat = std::numeric_limits<double>::quiet_NaN();
+      return out;
+    }
+  const auto tail = static_cast<Eigen::Index>(
+      std::ceil(std::min(0.2 * static_cast<double>(s), 3.0 * std::sqrt(static_cast<double>(s) / rEff))));
+  if (tail < 5 || tail >= s) return out;
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(s));
+  std::iota(order.begin(), order.end(), Eigen::Index{0});
+  std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) { return logRatios[a] < logRatios[b]; });
+  const auto sorted = [&](Eigen::Index i) { return logRatios[order[static_cast<std::size_t>(i)]]; };
+  const double max = sorted(s - 1);
+  if (!std::isfinite(max)) return out;
+  if (std::abs(max - sorted(s - tail)) < std::numeric_limits<double>::epsilon() / 100) return out;
+  // The exceedances of the tail's ratios over the cutoff's, scaled by the largest ratio.
+  const double cutoff = std::exp(sorted(s - tail - 1) - max);
+  std::vector<double> x(static_cast<std::size_t>(tail));
+  for (Eigen::Index i = 0; i < tail; ++i) x[static_cast<std::size_t>(i)] = std::exp(sorted(s - tail + i) - max) - cutoff;
+  const GeneralizedPareto fit = fitGeneralizedPareto(x);
+  out.khat = fit.k;
+  if (!std::isfinite(fit.k)) return out;
+  for (Eigen::Index i = 0; i < tail; ++i) {
+    // The fitted quantile at p = (i + 1/2) / M (loo's qgpd), on the ratios' scale, at most the largest.
+    const double p = (static_cast<double>(i) + 0.5) / static_cast<double>(tail);
+    const double q = std::abs(fit.k) > 1e-12 ? fit.sigma * std::expm1(-fit.k * std::log1p(-p)) / fit.k
+                                             : -fit.sigma * std::log1p(-p);
+    out.logWeights[order[static_cast<std::size_t>(s - tail + i)]] = std::min(std::log(q + cutoff), 0.0) + max;
+  }
+  return out;
 }
 
 double paretoKhat(const Eigen::Ref<const Eigen::VectorXd>& logRatios, double rEff) {
-  const auto s = static_cast<std::size_t>(logRatios.size());
-  for (Eigen::Index i = 0; i < logRatios.size(); ++i)
-    if (std::isnan(logRatios[i])) return std::numeric_limits<double>::quiet_NaN();
-  const auto tail = static_cast<std::size_t>(
-      std::ceil(std::min(0.2 * static_cast<double>(s), 3.0 * std::sqrt(static_cast<double>(s) / rEff))));
-  if (tail < 5 || tail >= s) return kInf;
-  std::vector<double> lw(logRatios.data(), logRatios.data() + s);
-  std::sort(lw.begin(), lw.end());
-  const double max = lw.back();
-  if (!std::isfinite(max)) return kInf;
-  const double cutoff = lw[s - tail - 1] - max;
-  if (std::abs(lw.back() - lw[s - tail]) < std::numeric_limits<double>::epsilon() / 100) return kInf;
-  // The exceedances of the tail's ratios over the cutoff's, scaled by the largest ratio.
-  std::vector<double> x(tail);
-  for (std::size_t i = 0; i < tail; ++i) x[i] = std::exp(lw[s - tail + i] - max) - std::exp(cutoff);
-  return generalizedParetoShape(x);
+  return paretoSmoothedWeights(logRatios, rEff).khat;
 }
 
 }  // namespace pvi::diagnostics

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <random>
 
 #include "runtime/families/Gaussian.hpp"
@@ -85,7 +86,8 @@ void checkDrawsFit(const CompiledModel& model, std::size_t draws, const MemoryLi
   throw DataError(message);
 }
 
-PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, std::size_t draws, std::uint64_t seed) {
+PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, std::size_t draws, std::uint64_t seed,
+                             const ResampleOptions& resample) {
   const std::size_t M = model.numPartitions();
   if (fit.posterior.isSampled()) draws = static_cast<std::size_t>(fit.posterior.sampled().draws.rows());
   checkDrawsFit(model, draws);
@@ -104,7 +106,16 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     t.values.resize(static_cast<Eigen::Index>(draws), static_cast<Eigen::Index>(t.columns.size()));
   }
 
-  // Columns of unconstrained draws: z, and each partition's w_j.
+  // Columns of unconstrained draws: z, and each partition's w_j; with importance resampling
+  // there are `candidatesPerDraw` times as many as are written (when they fit in memory).
+  Eigen::Index candidates = n;
+  if (fit.posterior.isGaussian() && resample.enabled && resample.candidatesPerDraw > 1) {
+    std::uint64_t perDraw = model.globalDim();
+    for (std::size_t j = 0; j < M; ++j) perDraw += model.localDim(j);
+    const std::optional<std::uint64_t> more = checkedMultiply(draws * resample.candidatesPerDraw, perDraw);
+    if (more && !memoryLimit().exceededBy(*more + draws * perDraw))
+      candidates = n * static_cast<Eigen::Index>(resample.candidatesPerDraw);
+  }
   Eigen::MatrixXd Z;
   std::vector<Eigen::MatrixXd> W(M);
   Eigen::VectorXd logG;  // log q of each draw (NaN for a sampler's draws: there is no q)
@@ -114,7 +125,7 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     const GaussianPosterior& g = fit.posterior.gaussian();
     std::mt19937_64 rng(seed);
     const auto drawFrom = [&](const auto& q) {
-      Z = reparamDraws(q.m, reparamRoot(q), standardNormals(q.dim(), n, rng));
+      Z = reparamDraws(q.m, reparamRoot(q), standardNormals(q.dim(), candidates, rng));
       logG = logDensityColumns(q, Z);
     };
     if (g.diagonal())
@@ -125,7 +136,7 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
       const ConditionalGaussian& qw = g.locals.at(j).conditional;
       if (qw.dim() == 0) continue;
       // w_j given the same z as the globals: joint draws, and log q(z) + log q(w_j | z).
-      W[j] = conditionalDraws(qw, Z, standardNormals(qw.dim(), n, rng));
+      W[j] = conditionalDraws(qw, Z, standardNormals(qw.dim(), candidates, rng));
       logG += conditionalLogDensity(qw, Z, W[j]);
     }
   } else {
@@ -144,37 +155,53 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
   const bool sampledTheta = fit.posterior.isSampled() && fit.posterior.sampled().hyperDim > 0;
   const JointDensity joint = sampledTheta ? JointDensity(model, JointDensity::HyperParameters::Sampled)
                                           : JointDensity(model, JointDensity::HyperParameters::Fixed, fit.theta);
-  // A sampler already evaluated log p at each of its draws (lp__): log_p__ is that value.
-  std::function<double(Eigen::Index)> samplerLogDensity;
+  // The joint point x of column `col`.
+  Eigen::VectorXd x(static_cast<Eigen::Index>(joint.dim()));
+  const auto jointPoint = [&](Eigen::Index col) {
+    x.head(Z.rows()) = Z.col(col);
+    for (std::size_t j = 0; j < M; ++j)
+      if (W[j].size()) x.segment(static_cast<Eigen::Index>(joint.localOffset(j)), W[j].rows()) = W[j].col(col);
+    if (sampledTheta) {
+      const auto h = static_cast<Eigen::Index>(model.hyperDim());
+      x.tail(h) = fit.posterior.sampled().draws.row(col).segment(static_cast<Eigen::Index>(joint.hyperOffset()), h);
+    }
+  };
+  // log p of every column: a sampler already evaluated it at each of its draws (lp__).
+  Eigen::VectorXd logP(candidates);
   if (fit.posterior.isSampled() && !fit.posterior.sampled().chains.empty()) {
     const SampledPosterior& s = fit.posterior.sampled();
     const Eigen::Index perChain = s.draws.rows() / static_cast<Eigen::Index>(s.chains.size());
-    samplerLogDensity = [&s, perChain](Eigen::Index row) {
-      return s.chains[static_cast<std::size_t>(row / perChain)].columns.logDensity[row % perChain];
-    };
+    for (Eigen::Index row = 0; row < n; ++row)
+      logP[row] = s.chains[static_cast<std::size_t>(row / perChain)].columns.logDensity[row % perChain];
+  } else {
+    for (Eigen::Index col = 0; col < candidates; ++col) {
+      jointPoint(col);
+      logP[col] = joint.logDensity(x.data(), nullptr);
+    }
   }
-  Eigen::VectorXd x(static_cast<Eigen::Index>(joint.dim()));
+  // The columns written: resampled by their importance weights, or the first n.
+  std::vector<Eigen::Index> rows(static_cast<std::size_t>(n));
+  std::iota(rows.begin(), rows.end(), Eigen::Index{0});
+  if (fit.posterior.isGaussian()) {
+    out.resampling = importanceResample(logP, logG, resample.enabled, resample.maxKhat, n, seed ^ 0x9e3779b97f4a7c15ULL);
+    if (out.resampling.applied) rows = out.resampling.rows;
+  }
+
   std::vector<const double*> w(M, nullptr);
   for (Eigen::Index row = 0; row < n; ++row) {
-    const double* z = Z.col(row).data();
-    x.head(Z.rows()) = Z.col(row);
-    for (std::size_t j = 0; j < M; ++j) {
-      w[j] = W[j].size() ? W[j].col(row).data() : nullptr;
-      if (W[j].size()) x.segment(static_cast<Eigen::Index>(joint.localOffset(j)), W[j].rows()) = W[j].col(row);
-    }
-    if (sampledTheta) {
-      const auto h = static_cast<Eigen::Index>(model.hyperDim());
-      x.tail(h) = fit.posterior.sampled().draws.row(row).segment(static_cast<Eigen::Index>(joint.hyperOffset()), h);
-    }
+    const Eigen::Index col = rows[static_cast<std::size_t>(row)];
+    jointPoint(col);
+    const double* z = Z.col(col).data();
+    for (std::size_t j = 0; j < M; ++j) w[j] = W[j].size() ? W[j].col(col).data() : nullptr;
     const double* theta = sampledTheta        ? x.data() + joint.hyperOffset()
                           : fit.theta.empty() ? nullptr
                                               : fit.theta.data();
-    Eigen::Index col = 0;
-    out.global.values(row, col++) = 0.0;
-    out.global.values(row, col++) = samplerLogDensity ? samplerLogDensity(row) : joint.logDensity(x.data(), nullptr);
-    out.global.values(row, col++) = logG[row];
-    for (double v : model.constrainGlobals(z, theta)) out.global.values(row, col++) = v;
-    for (double v : model.generateShared(z, theta)) out.global.values(row, col++) = v;
+    Eigen::Index c0 = 0;
+    out.global.values(row, c0++) = 0.0;
+    out.global.values(row, c0++) = logP[col];
+    out.global.values(row, c0++) = logG[col];
+    for (double v : model.constrainGlobals(z, theta)) out.global.values(row, c0++) = v;
+    for (double v : model.generateShared(z, theta)) out.global.values(row, c0++) = v;
     for (std::size_t j = 0; j < M; ++j) {
       Eigen::Index c = 0;
       if (model.localDim(j) > 0)

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "runtime/fit/Fit.hpp"
+#include "runtime/fit/ImportanceResampling.hpp"
 #include "runtime/model/CompiledModel.hpp"
 
 namespace pvi {
@@ -28,13 +29,24 @@ struct DrawTable {
 struct PosteriorDraws {
   DrawTable global;                   // lp__, log_p__, log_g__, parameters, shared generated quantities
   std::vector<DrawTable> partitions;  // per partition: its locals and generated quantities
+  ImportanceResampling resampling;    // a Gaussian posterior's k-hat and importance weights
+};
+
+// Pareto-smoothed importance resampling of a Gaussian posterior's draws (ImportanceResampling.hpp):
+// `candidatesPerDraw` draws of q per draw written (fewer if they would not fit in memory), resampled
+// when their k-hat is at most `maxKhat`; otherwise the first `draws` of q's are written.
+struct ResampleOptions {
+  bool enabled = false;
+  std::size_t candidatesPerDraw = 4;
+  double maxKhat = 0.7;
 };
 
 // `model` must have been built with its ModelInfo (names and layouts). A Gaussian posterior gives
 // `draws` fresh draws from `seed`; a sampled posterior gives its own draws (`draws` and `seed`
 // unused) with log_g__ NaN, as there is no q to evaluate.
 // Throws DataError (via checkDrawsFit) when the tables would not fit in memory.
-PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, std::size_t draws, std::uint64_t seed);
+PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, std::size_t draws, std::uint64_t seed,
+                             const ResampleOptions& resample = {});
 
 // Refuses, before a fit, `draws` draws whose tables (every parameter and generated quantity of
 // each draw, as drawPosterior returns them) would exceed `limit`: throws DataError naming the

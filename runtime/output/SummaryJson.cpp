@@ -66,6 +66,8 @@ std::string summaryJson(const FitResults& r) {
          {"elbo_se", number(r.elboStandardError)},
          {"log_evidence", number(r.logEvidence)},
          {"pareto_khat", number(r.paretoKhat)},
+         {"importance_resampled", r.importanceResampled},
+         {"importance_effective_draws", number(r.importanceEffectiveDraws)},
          {"rounds", r.run.rounds},
          {"communication", communicationJson(r.communication)},
          {"elapsed_seconds", number(r.elapsedSeconds)},

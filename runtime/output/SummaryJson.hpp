@@ -35,6 +35,8 @@ struct FitResults {
   double elboStandardError = kNaN;
   double logEvidence = kNaN;           // when the algorithm estimates it (EP family)
   double paretoKhat = kNaN;            // variational fits: k-hat of the draws' ratios p / q (docs/fitting.md)
+  bool importanceResampled = false;    // the draws were resampled by their importance weights
+  double importanceEffectiveDraws = kNaN;  // (sum w)^2 / sum w^2 of those weights
   CommunicationTotals communication;   // totals of the whole run
   double elapsedSeconds = kNaN;
   std::vector<TraceRow> trace;

@@ -242,10 +242,11 @@ TEST(PvicRun, AProgramWithoutPartitionsIsFittedWhole) {
 }
 
 // Every variational fit reports the Pareto k-hat of p / q over its draws: computed from the draws
-// file's own log_p__ and log_g__ columns, printed, and in the summary JSON.
+// file's own log_p__ and log_g__ columns (q's own draws with --resample none), printed, and in the
+// summary JSON.
 TEST(PvicRun, VariationalFitsReportParetoKhat) {
   TempDir dir;
-  ProcessResult r = run(logisticRun(dir));
+  ProcessResult r = run(logisticRun(dir) + " --resample none");
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const nlohmann::json summary = nlohmann::json::parse(slurp(dir.path / "fit-summary.json"));
   ASSERT_TRUE(summary["pareto_khat"].is_number()) << summary["pareto_khat"];
@@ -260,6 +261,37 @@ TEST(PvicRun, VariationalFitsReportParetoKhat) {
   // warning says so and names nuts.
   EXPECT_GT(khat, 0.7);
   EXPECT_NE(r.err.find("do not trust this approximation; --algorithm nuts"), std::string::npos) << r.err;
+}
+
+// By default the draws written are resampled by their Pareto-smoothed importance weights when
+// k-hat allows (runtime/fit/ImportanceResampling.hpp): from 4 draws of q per draw written, and the
+// run says so; --resample none writes q's own draws. (That the resample moves the draws towards
+// the posterior is tested in tests/fit and, against Stan, in structured_reference_test.cpp.)
+TEST(PvicRun, ResamplesTheDrawsByTheirImportanceWeightsAndSaysSo) {
+  TempDir dir;
+  const std::string ex = example("hierarchical_logistic");
+  const std::string base = pvic() + " run " + ex + "/model.pvi --data " + ex + "/data.json --partition-data " + ex +
+                           "/data_per_district.csv --seed 1 --progress never";
+  const ProcessResult r = run(base + " -o " + (dir.path / "fit.csv").string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json summary = nlohmann::json::parse(slurp(dir.path / "fit-summary.json"));
+  ASSERT_LE(summary["pareto_khat"].get<double>(), 0.7) << "this test needs a fit whose weights are reliable";
+  EXPECT_TRUE(summary["importance_resampled"].get<bool>());
+  const double effective = summary["importance_effective_draws"];
+  EXPECT_GT(effective, 0.0);
+  EXPECT_LE(effective, 4000.0);
+  EXPECT_NE(r.out.find("over 4000 draws"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("draws: 1000 resampled from those by their Pareto-smoothed importance weights"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(output::readStanCsv(dir.path / "fit.csv").draws.rows(), 1000);
+
+  const ProcessResult none = run(base + " --resample none -o " + (dir.path / "q.csv").string());
+  ASSERT_EQ(none.exitCode, 0) << none.err;
+  const nlohmann::json q = nlohmann::json::parse(slurp(dir.path / "q-summary.json"));
+  EXPECT_FALSE(q["importance_resampled"].get<bool>());
+  EXPECT_NE(none.out.find("over 1000 draws"), std::string::npos) << none.out;
+  EXPECT_EQ(none.out.find("resampled"), std::string::npos) << none.out;
 }
 
 // Latents without a prior statement get an improper flat prior, and a proper posterior is still

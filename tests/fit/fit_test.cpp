@@ -8,11 +8,13 @@
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 #include <cmath>
+#include <limits>
 #include <mutex>
 
 #include "model_harness.hpp"
 #include "runtime/diagnostics/Diagnostics.hpp"
 #include "runtime/fit/PosteriorDraws.hpp"
+#include "runtime/model/JointDensity.hpp"
 
 namespace pvi::test {
 namespace {
@@ -246,6 +248,29 @@ generated { real mu2 = mu * 2; }
   const double mean = d.partitions[2].values.col(0).mean();
   EXPECT_LT(std::abs(mean - f.posterior.gaussian().locals[2].mean[0]),
             5 * f.posterior.gaussian().locals[2].sd[0] / std::sqrt(500.0));
+
+  // Importance-resampled draws (here whatever k-hat says) stay joint: every table takes the same
+  // candidate, so each row's log_p__ is the model's density at that row's globals and locals.
+  ResampleOptions resample;
+  resample.enabled = true;
+  resample.maxKhat = std::numeric_limits<double>::infinity();
+  const PosteriorDraws rd = drawPosterior(m, f, 500, 4, resample);
+  ASSERT_TRUE(rd.resampling.applied);
+  EXPECT_EQ(rd.resampling.candidates, 2000u);
+  ASSERT_EQ(rd.global.values.rows(), 500);
+  const JointDensity joint(m, JointDensity::HyperParameters::Fixed);
+  Eigen::VectorXd x(static_cast<Eigen::Index>(joint.dim()));
+  for (Eigen::Index row : {Eigen::Index(0), Eigen::Index(250), Eigen::Index(499)}) {
+    const Eigen::VectorXd constrained = rd.global.values.row(row).segment(3, 2).transpose();
+    const std::vector<double> z = m.unconstrainGlobals(constrained.data());
+    x.head(2) = Eigen::Map<const Eigen::VectorXd>(z.data(), 2);
+    for (std::size_t j = 0; j < 3; ++j) {
+      const double a = rd.partitions[j].values(row, 0);
+      x[static_cast<Eigen::Index>(joint.localOffset(j))] = m.unconstrainLocals(j, &a)[0];
+    }
+    const double logP = joint.logDensity(x.data(), nullptr);
+    EXPECT_NEAR(rd.global.values(row, 1), logP, 1e-9 * std::abs(logP)) << "row " << row;
+  }
 }
 
 TEST(Fit, BadRequestsAreRefused) {
