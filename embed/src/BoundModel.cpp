@@ -68,13 +68,13 @@ Posterior BoundModel::fit(const FitOptions& options, const RoundCallback& afterR
     const SampledPosterior& s = p.result_.posterior.sampled();
     p.mean_ = s.draws.leftCols(static_cast<Eigen::Index>(s.globalDim)).colwise().mean().transpose();
   } else {
-    p.mean_ = p.result_.posterior.gaussian().mean;
+    p.mean_ = p.result_.posterior.gaussian().momentMean();
   }
   return p;
 }
 
 Eigen::MatrixXd Posterior::covariance() const {
-  if (!sampled()) return result_.posterior.gaussian().denseCovariance();
+  if (!sampled()) return result_.posterior.gaussian().momentCovariance();
   const SampledPosterior& s = result_.posterior.sampled();
   const Eigen::MatrixXd centred = s.draws.leftCols(mean_.size()).rowwise() - mean_.transpose();
   return centred.transpose() * centred / static_cast<double>(std::max<Eigen::Index>(1, centred.rows() - 1));
@@ -87,7 +87,7 @@ Eigen::VectorXd Posterior::constrainedMean() const {
     return d.global.values.middleCols(3, parameters).colwise().mean().transpose();  // after lp__, log_p__, log_g__
   }
   const double* theta = result_.theta.empty() ? nullptr : result_.theta.data();
-  std::vector<double> v = model_->constrainGlobals(result_.posterior.gaussian().mean.data(), theta);
+  std::vector<double> v = model_->constrainGlobals(mean_.data(), theta);
   return Eigen::Map<Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
 }
 

@@ -35,6 +35,11 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
                  "structured-diagonal, skewed (structured-diagonal with a sinh-arcsinh shape per local), gaussian (the "
                  "SFVI paper's: mean moves with z), or independent of z (default: auto)")
       ->check(CLI::IsMember(localsNames()));
+  cmd.add_option("--globals", f.globals,
+                 "sfvi: q(z) gaussian, or skewed (a sinh-arcsinh shape on each of its coordinates, for globals "
+                 "whose posterior is skewed, such as the sd of few groups)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"gaussian", "skewed"}));
   cmd.add_option("--rounds", f.fit.rounds, "Most communication rounds (0: auto, 30)")->capture_default_str();
   cmd.add_option("--round-budget", f.roundBudget, "A hard cap on communication rounds, used by auto (0: none)")
       ->capture_default_str();

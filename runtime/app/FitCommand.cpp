@@ -39,9 +39,10 @@ std::vector<std::optional<output::AnalyticMoments>> analyticMoments(const Compil
       if (g.name == v.name) info = &g;
     if (info == nullptr || bounded(*info)) continue;  // a hyperparameter, or a transformed global
     const GaussianPosterior& q = f.posterior.gaussian();
+    const Eigen::VectorXd mean = q.momentMean(), variances = q.momentVariances();
     for (std::size_t i = 0; i < v.size; ++i) {
       const auto k = static_cast<Eigen::Index>(v.offset + i);
-      if (k < q.mean.size()) out[v.offset + i] = output::AnalyticMoments{q.mean[k], std::sqrt(q.variance(k))};
+      if (k < mean.size()) out[v.offset + i] = output::AnalyticMoments{mean[k], std::sqrt(variances[k])};
     }
   }
   return out;
@@ -113,6 +114,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     if (!fitCli.schedule.empty()) options.schedule = parseSchedule(fitCli.schedule);
     if (!fitCli.family.empty()) options.family = parseFamily(fitCli.family);
     if (!fitCli.locals.empty()) options.locals = parseLocals(fitCli.locals);
+    options.skewedGlobals = fitCli.globals == "skewed";
     if (fitCli.roundBudget > 0) options.roundBudget = fitCli.roundBudget;
     options.sampling.metric = parseMetric(fitCli.metric);
     options.sampling.adaptation = parseAdaptation(fitCli.adaptation);
@@ -175,7 +177,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     csv.logP = draws.global.values.col(1);
     csv.logG = draws.global.values.col(2);
     const std::vector<double> theta = result.theta;
-    const Eigen::VectorXd& qMean = result.posterior.gaussian().mean;
+    const Eigen::VectorXd qMean = result.posterior.gaussian().momentMean();
     std::vector<double> meanRow = model.constrainGlobals(qMean.data(), theta.empty() ? nullptr : theta.data());
     for (double v : model.generateShared(qMean.data(), theta.empty() ? nullptr : theta.data())) meanRow.push_back(v);
     csv.mean = Eigen::Map<const Eigen::VectorXd>(meanRow.data(), static_cast<Eigen::Index>(meanRow.size()));

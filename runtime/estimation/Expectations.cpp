@@ -178,6 +178,7 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   const auto h = static_cast<Eigen::Index>(theta ? theta->size() : 0);
   if (theta) out.gradTheta = Eigen::VectorXd::Zero(h);
   Eigen::VectorXd gt(h);
+  if (options.keepDrawCross) out.drawCross.resize(d, static_cast<Eigen::Index>(n));
   Eigen::MatrixXd gradW(dw, static_cast<Eigen::Index>(n));  // Gw = gw + r per draw
   Eigen::VectorXd gz(d), gw(dw), total(d), gradM(d);
   double sum = 0.0, sumSq = 0.0;
@@ -214,9 +215,11 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
       }
       out.gradZ += gradM;
       FamilyTraits<Family>::addCross(out.crossZ, total, eps.col(col));
+      if (options.keepDrawCross) out.drawCross.col(col) = total;
     } else {
       out.gradZ += gz;
       FamilyTraits<Family>::addCross(out.crossZ, gz, eps.col(col));
+      if (options.keepDrawCross) out.drawCross.col(col) = gz;
     }
     if (dw > 0) gradW.col(col) = gw + r.col(col);
   }

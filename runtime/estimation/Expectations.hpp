@@ -77,6 +77,9 @@ struct ExpectedDerivatives {
   Eigen::VectorXd epsMean;
   Curvature<Family> epsOuter;
   Eigen::VectorXd gradTheta;  // E[grad_theta f] (empty unless EstimationOptions::theta is given)
+  // Per draw, the vector whose outer product with eps_i crossZ averages (D x n; only with
+  // EstimationOptions::keepDrawCross): what a skewed q(z) needs for its shape's gradient.
+  Eigen::MatrixXd drawCross;
 
   // Standard error of `value` as a Monte Carlo mean (0 when exact).
   double valueStandardError() const;
@@ -95,6 +98,7 @@ struct EstimationOptions {
   // `samples` is then ignored. Either may be given alone.
   const Eigen::MatrixXd* eps = nullptr;
   const Eigen::MatrixXd* xi = nullptr;
+  bool keepDrawCross = false;  // fill ExpectedDerivatives::drawCross (Monte Carlo only)
 };
 
 // Throws std::invalid_argument on dimension mismatches and std::runtime_error when f or a

@@ -203,6 +203,9 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
 }
 
 AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, const MemoryLimit& memory) {
+  if (o.skewedGlobals && o.algorithm != Algorithm::Sfvi && o.algorithm != Algorithm::Auto)
+    throw FitConfigurationError("--globals skewed is for sfvi (a skewed q(z) has no natural parameters to pass as " +
+                                std::string(algorithmName(o.algorithm)) + " factors); drop it or use --algorithm sfvi");
   if (o.algorithm == Algorithm::Nuts) return chooseNuts(shape, o, memory);
   if (isEp(o.algorithm)) return chooseEp(shape, o, memory, false);
   if (o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Pvi && o.algorithm != Algorithm::Sfvi &&
@@ -258,6 +261,10 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
              : c.refineSamples > 0 && c.algorithm == Algorithm::Sfvi ? kSfviRefinedRounds
                                                                      : kDefaultRounds;
   if (o.roundBudget) c.rounds = std::min(c.rounds, *o.roundBudget);
+  if (o.skewedGlobals && c.algorithm != Algorithm::Sfvi)
+    throw FitConfigurationError(std::string("--globals skewed is for sfvi; auto picked ") +
+                                algorithmName(c.algorithm) + " for this model: add --algorithm sfvi");
+  c.skewedGlobals = o.skewedGlobals;
 
   std::ostringstream why;
   if (c.algorithm == Algorithm::Sfvi || c.algorithm == Algorithm::SfviAvg) {
@@ -269,7 +276,8 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
                   : "");
     else
       why << algorithmName(c.algorithm) << " as requested";
-    why << " (" << familyName(c.family) << " Gaussian over " << shape.globalDim << " dimensions, ";
+    why << " (" << familyName(c.family) << (c.skewedGlobals ? " skewed" : "") << " Gaussian over " << shape.globalDim
+        << " dimensions, ";
     if (shape.localDim > 0) {
       why << localsName(c.locals) << " q(w | z)";
       if (!o.locals && c.locals == LocalsKind::Independent)

@@ -26,6 +26,7 @@ struct AlgorithmChoice {
   ScheduleKind schedule = ScheduleKind::Synchronous;
   FamilyKind family = FamilyKind::Full;
   LocalsKind locals = LocalsKind::Structured;  // of q(w_j | z), for models with local latents
+  bool skewedGlobals = false;                  // sfvi: q(z) with a sinh-arcsinh shape per coordinate
   std::size_t rounds = 0;
   double damping = 1.0;
   // EP, EP-eta, EP-mu: the step (alpha or eps) and the tilted draws per site update, resolved.

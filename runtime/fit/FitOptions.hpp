@@ -100,6 +100,7 @@ struct FitOptions {
   std::optional<ScheduleKind> schedule;    // empty: auto
   std::optional<FamilyKind> family;        // empty: auto
   std::optional<LocalsKind> locals;        // empty: auto (AlgorithmChoice.hpp)
+  bool skewedGlobals = false;              // sfvi: a skewed q(z) (families/GlobalShape.hpp)
   std::size_t rounds = 0;                  // the most communication rounds; 0: auto
   std::optional<std::size_t> roundBudget;  // a hard cap the user gives (auto takes it into account)
   double damping = 0.0;                    // rho in (0, 1]; 0: auto

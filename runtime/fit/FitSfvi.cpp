@@ -46,6 +46,7 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   so.theta = o.theta;
   so.learnTheta = o.theta.empty();
   so.localShape = localShapeOf(choice.locals);
+  so.shapedGlobals = choice.skewedGlobals;
   if (!o.theta.empty() && o.theta.size() != model.hyperDim())
     throw FitConfigurationError("the model has " + std::to_string(model.hyperDim()) + " hyperparameters, but " +
                                 std::to_string(o.theta.size()) + " values were given");
@@ -77,7 +78,9 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   result.rounds = r.rounds;
   result.seconds = r.seconds;
   result.stop = r.stoppedEarly ? StopReason::ElboPlateau : StopReason::RoundLimit;
-  result.posterior = gaussianPosterior(r.q, r.locals);
+  GaussianPosterior posterior = gaussianPosterior(r.q, r.locals);
+  posterior.shape = r.globalShape;
+  result.posterior = std::move(posterior);
   result.counters = r.counters;
   result.events = r.events;
   settleVerdict(result, choice.rounds);

@@ -3,6 +3,7 @@
 // the globals with each partition's private q(w_j) (the variational algorithms), or draws of the
 // unconstrained latents (samplers). The output code (PosteriorDraws.hpp, the app's summaries)
 // serves both through this one type.
+#include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <cstddef>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 
 #include "runtime/families/ConditionalGaussian.hpp"
 #include "runtime/families/FullGaussianParams.hpp"
+#include "runtime/families/GlobalShape.hpp"
 #include "runtime/families/MeanFieldGaussianParams.hpp"
 #include "runtime/samplers/nuts/Sampler.hpp"
 
@@ -30,16 +32,42 @@ struct LocalPosterior {
 // q(z) over the unconstrained globals: N(mean, covariance) for the full family, or
 // N(mean, diag(variances)) for the mean-field family (then `covariance` is empty, so that a
 // large mean-field fit holds no D x D matrix); and q(w_j | z) per partition.
+//
+// With a shape (sfvi's --globals skewed), q(z) is z = m + L T(eps) (families/GlobalShape.hpp):
+// `mean` and `covariance` (or `variances`) are then m and L L^T, its location and root, and
+// momentMean, momentCovariance and momentVariances give q(z)'s own moments.
 struct GaussianPosterior {
   Eigen::VectorXd mean;
   Eigen::MatrixXd covariance;  // D x D, or empty when diagonal
   Eigen::VectorXd variances;   // the diagonal when the family is mean-field, else empty
   std::vector<LocalPosterior> locals;
+  GlobalShape shape;  // empty: Gaussian
 
   bool diagonal() const { return covariance.size() == 0; }
   double variance(Eigen::Index i) const { return diagonal() ? variances[i] : covariance(i, i); }
   // The covariance as a D x D matrix in either case (allocates D x D for a diagonal one).
   Eigen::MatrixXd denseCovariance() const { return diagonal() ? Eigen::MatrixXd(variances.asDiagonal()) : covariance; }
+  // E[z] and Var[z_i] under q(z), the shape's included: m + L E[T] and diag(L diag(Var T) L^T).
+  Eigen::VectorXd momentMean() const {
+    if (shape.empty()) return mean;
+    const Eigen::VectorXd mu = shapeMeans(shape, mean.size());
+    if (diagonal()) return mean + variances.cwiseSqrt().cwiseProduct(mu);
+    return mean + Eigen::MatrixXd(covariance.llt().matrixL()) * mu;
+  }
+  Eigen::MatrixXd momentCovariance() const {
+    if (shape.empty()) return denseCovariance();
+    const Eigen::VectorXd v = shapeVariances(shape, mean.size());
+    const Eigen::MatrixXd L = diagonal() ? Eigen::MatrixXd(variances.cwiseSqrt().asDiagonal())
+                                         : Eigen::MatrixXd(covariance.llt().matrixL());
+    return L * v.asDiagonal() * L.transpose();
+  }
+  Eigen::VectorXd momentVariances() const {
+    if (shape.empty()) return diagonal() ? variances : Eigen::VectorXd(covariance.diagonal());
+    const Eigen::VectorXd v = shapeVariances(shape, mean.size());
+    if (diagonal()) return variances.cwiseProduct(v);
+    const Eigen::MatrixXd L = covariance.llt().matrixL();
+    return (L.array().square().matrix() * v);
+  }
 };
 
 // A partition's q(w_j | z) with its marginal moments under q(z) = g.

@@ -124,9 +124,17 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     // every column from the families' densities.
     const GaussianPosterior& g = fit.posterior.gaussian();
     std::mt19937_64 rng(seed);
+    // A skewed q(z) (families/GlobalShape.hpp): z = m + L T(eps), log q(z) = log N(m + L eps) -
+    // sum log T'(eps).
     const auto drawFrom = [&](const auto& q) {
-      Z = reparamDraws(q.m, reparamRoot(q), standardNormals(q.dim(), candidates, rng));
-      logG = logDensityColumns(q, Z);
+      const Eigen::MatrixXd eps = standardNormals(q.dim(), candidates, rng);
+      if (g.shape.empty()) {
+        Z = reparamDraws(q.m, reparamRoot(q), eps);
+        logG = logDensityColumns(q, Z);
+      } else {
+        logG = logDensityColumns(q, reparamDraws(q.m, reparamRoot(q), eps)) - logSlopeColumns(g.shape, eps);
+        Z = reparamDraws(q.m, reparamRoot(q), shapedDraws(g.shape, eps).u);
+      }
     };
     if (g.diagonal())
       drawFrom(MeanFieldStandard{g.mean, g.variances});

@@ -31,6 +31,7 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
   // The best round so far, for the noise control (see Sfvi.hpp).
   struct Snapshot {
     typename Family::Stable st;
+    GlobalShape shape;
     std::vector<double> theta;
     std::vector<ConditionalGaussian> locals;
     double elbo = -std::numeric_limits<double>::infinity(), se = 0.0;
@@ -46,7 +47,7 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
                                  : ": already at " + std::to_string(samples) + " draws per iteration; the fit stops"));
       return false;
     }
-    global.reset(best.st, best.theta);
+    global.reset(best.st, best.theta, best.shape);
     const auto root = global.root();
     for (std::size_t j = 0; j < J; ++j) silos[j].reset(best.locals[j], global.mean(), root);
     samples = std::min(2 * samples, o.maxSamples);
@@ -69,14 +70,16 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
         const bool averageNow = 2 * k > o.iterationsPerRound;
         if (averageNow && 2 * (k - 1) <= o.iterationsPerRound)
           for (std::size_t j = 0; j < J; ++j) silos[j].startAveraging();
+        const Eigen::MatrixXd sent = global.sendDraws(eps);
         const std::vector<SiloReply<Family>> replies =
-            silos.stepAll(global.mean(), global.root(), global.theta(), eps, iteration, rate);
+            silos.stepAll(global.mean(), global.root(), global.theta(), sent, iteration, rate, global.shaped());
         // The server's own term log p(z, theta) at the same draws, then the silos' in order.
-        estimation::ExpectedDerivatives<Family> e = global.priorTerm(run.prior, eps);
+        estimation::ExpectedDerivatives<Family> e = global.priorTerm(run.prior, sent);
         for (const SiloReply<Family>& r : replies) {
           e.gradZ += r.gradZ;
           e.crossZ += r.crossZ;
           if (h > 0) e.gradTheta += r.gradTheta;
+          if (global.shaped()) e.drawCross += r.drawCross;
         }
         global.ascend(e, rate, averageNow);
         const std::size_t perSiloDown = sentNumbers(run.start) + h + static_cast<std::size_t>(d) * samples;
@@ -106,6 +109,7 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
     const double mean = rec.freeEnergy, se = rec.freeEnergyStandardError;
     if (std::isfinite(mean) && mean > best.elbo) {
       best.st = global.stable();
+      best.shape = global.shape();
       best.theta = global.theta();
       best.locals = silos.conditionals(global.mean());
       best.elbo = mean;
@@ -124,7 +128,20 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
       rec.freeEnergy = best.elbo;  // q is round best.round's again
       rec.freeEnergyStandardError = best.se;
     }
-    if (run.closeRound(rec, before)) {
+    const bool plateau = run.closeRound(rec, before);
+    // A skewed q(z) first settles as a Gaussian, then its shape is freed (at the first plateau, or
+    // half-way through the rounds): while q(w_j | z) are still far from their optimum, the shape's
+    // gradient follows them and drives it far off (a Gaussian random-intercept model: skew 1.1
+    // after the first round).
+    if (global.shaped() && !global.shapeFree() && (plateau || 2 * round >= o.rounds) && round < o.rounds) {
+      global.freeShape();
+      result.stoppedEarly = false;
+      result.events.push_back("round " + std::to_string(round) +
+                              (plateau ? ": the ELBO stopped rising" : ": half the rounds are done") +
+                              " with q(z) Gaussian: going on with its shape free");
+      continue;
+    }
+    if (plateau) {
       if (samples >= o.refineSamples) break;
       result.stoppedEarly = false;
       result.events.push_back("round " + std::to_string(round) + ": the ELBO stopped rising with " +

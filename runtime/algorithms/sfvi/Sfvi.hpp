@@ -36,6 +36,7 @@
 
 #include "runtime/families/ConditionalGaussian.hpp"
 #include "runtime/families/Gaussian.hpp"
+#include "runtime/families/GlobalShape.hpp"
 #include "runtime/model/FactorModel.hpp"
 #include "runtime/support/Communication.hpp"
 #include "runtime/support/Trace.hpp"
@@ -70,6 +71,8 @@ struct SfviOptions {
   std::vector<double> theta;  // the starting (or, without learnTheta, fixed) hyperparameters
   bool learnTheta = true;
   ConditionalShape localShape{true, true, false};
+  // q(z) skewed: the sinh-arcsinh shape on each coordinate (families/GlobalShape.hpp; sfvi only).
+  bool shapedGlobals = false;
   std::optional<typename Family::Standard> start;  // q(z) at the start; default N(0, initialSd^2 I)
   double initialSd = 1.0;                          // and every q(w | z) starts at N(0, initialSd^2 I)
   LocalNoise localNoise;                           // default: each silo's own stream
@@ -82,6 +85,7 @@ struct SfviOptions {
 template <class Family>
 struct SfviResult {
   typename Family::Standard q;
+  GlobalShape globalShape;  // with SfviOptions::shapedGlobals (q is then its location and root)
   std::vector<double> theta;
   std::vector<ConditionalGaussian> locals;  // per partition (empty without locals), anchored at q's mean
   std::vector<support::TraceRecord> trace;

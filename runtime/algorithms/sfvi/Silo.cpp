@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "runtime/families/Family.hpp"
+#include "runtime/families/GaussianCalculus.hpp"
 
 namespace pvi::algorithms {
 
@@ -49,7 +50,8 @@ ConditionalGaussian SfviSilo<Family>::conditional(const Eigen::VectorXd& m) cons
 
 template <class Family>
 SiloReply<Family> SfviSilo<Family>::step(const Eigen::VectorXd& m, const Root& root, const std::vector<double>& theta,
-                                         const Eigen::MatrixXd& eps, const Eigen::MatrixXd& xi, double learningRate) {
+                                         const Eigen::MatrixXd& eps, const Eigen::MatrixXd& xi, double learningRate,
+                                         bool drawCross) {
   const bool hasLocals = localDim() > 0;
   if (hasLocals && white_.size() == 0) rebase(m, root, false);
   const ConditionalGaussian qw = hasLocals ? conditional(m) : ConditionalGaussian{};
@@ -57,6 +59,7 @@ SiloReply<Family> SfviSilo<Family>::step(const Eigen::VectorXd& m, const Root& r
   o.preferExact = false;
   o.eps = &eps;
   o.xi = hasLocals ? &xi : nullptr;
+  o.keepDrawCross = drawCross;
   o.theta = likelihood_->hyperDim() > 0 && !theta.empty() ? &theta : nullptr;
   std::mt19937_64 unused(0);  // every normal is given
   const estimation::ExpectedDerivatives<Family> e =
@@ -65,9 +68,16 @@ SiloReply<Family> SfviSilo<Family>::step(const Eigen::VectorXd& m, const Root& r
   reply.gradZ = e.gradZ;
   reply.crossZ = e.crossZ;
   reply.gradTheta = e.gradTheta;
+  reply.drawCross = e.drawCross;
   if (learningRate <= 0.0) {  // an evaluation: the draws' values (H(q(w | z)) costs quadrature with a shape)
     reply.values = e.drawValues;
     if (hasLocals) reply.values.array() += conditionalEntropy(qw);
+    // H(q(w | z)) at each z: the anchor's plus sum G (z - m), whose mean is 0 only where E[z] = m
+    // (not so for a skewed q(z): families/GlobalShape.hpp).
+    if (hasLocals && qw.scaled()) {
+      const Eigen::MatrixXd centred = reparamDraws(Eigen::VectorXd::Zero(m.size()), root, eps);
+      reply.values += (qw.scaleCoupling * centred).colwise().sum().transpose();
+    }
   }
   if (hasLocals && learningRate > 0.0) {
     Eigen::VectorXd grad(origin_.size);

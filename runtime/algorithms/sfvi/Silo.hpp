@@ -32,6 +32,7 @@ struct SiloReply {
   typename FamilyTraits<Family>::Curvature crossZ;  // d/dL (its lower triangle; the diagonal for mean-field)
   Eigen::VectorXd gradTheta;                        // E[grad_theta f_j] (empty without hyperparameters)
   Eigen::VectorXd values;                           // f_j + H(q(w_j | z)) at each draw (evaluations only)
+  Eigen::MatrixXd drawCross;                        // per draw, d/dz behind crossZ (a skewed q(z) only)
 };
 
 template <class Family>
@@ -48,8 +49,11 @@ class SfviSilo {
 
   // One iteration of Algorithm 1 at q(z) = (m, root) and theta (empty: none), with the server's
   // eps (D x n) and this silo's xi (localDim() x n). learningRate 0: evaluate only, no step.
+  // With `drawCross`, the reply carries the per-draw gradients (a skewed q(z): z = m + L eps with
+  // eps the server's transformed draws).
   SiloReply<Family> step(const Eigen::VectorXd& m, const Root& root, const std::vector<double>& theta,
-                         const Eigen::MatrixXd& eps, const Eigen::MatrixXd& xi, double learningRate);
+                         const Eigen::MatrixXd& eps, const Eigen::MatrixXd& xi, double learningRate,
+                         bool drawCross = false);
 
   // A new white origin at the current conditional (anchored at m) with q(z)'s root there, and a
   // fresh Adam state; with `averaged`, the average of the iterates since the last rebase that

@@ -52,11 +52,12 @@ void SiloSet<Family>::forEach(const std::function<void(std::size_t)>& fn) {
 template <class Family>
 std::vector<SiloReply<Family>> SiloSet<Family>::stepAll(const Eigen::VectorXd& m, const Root& root,
                                                         const std::vector<double>& theta, const Eigen::MatrixXd& eps,
-                                                        std::uint64_t stream, double learningRate) {
+                                                        std::uint64_t stream, double learningRate,
+                                                        bool drawCross) {
   std::vector<Eigen::MatrixXd> xi(silos_.size());
   for (std::size_t j = 0; j < silos_.size(); ++j) xi[j] = noise(stream, j, eps.cols());
   std::vector<SiloReply<Family>> replies(silos_.size());
-  forEach([&](std::size_t j) { replies[j] = silos_[j]->step(m, root, theta, eps, xi[j], learningRate); });
+  forEach([&](std::size_t j) { replies[j] = silos_[j]->step(m, root, theta, eps, xi[j], learningRate, drawCross); });
   return replies;
 }
 
@@ -101,7 +102,7 @@ SfviRun<Family>::SfviRun(const FactorModel& m, const SfviOptions<Family>& o, con
                 : FamilyTraits<Family>::isotropic(static_cast<Eigen::Index>(m.globalDim()), o.initialSd * o.initialSd)),
       silos(m, o, theta0),
       prior(m, theta0),
-      global(start, theta0, o.learnTheta) {}
+      global(start, theta0, o.learnTheta, o.shapedGlobals) {}
 
 template <class Family>
 support::TraceRecord SfviRun<Family>::roundRecord(std::size_t round) {
@@ -113,11 +114,12 @@ support::TraceRecord SfviRun<Family>::roundRecord(std::size_t round) {
   std::mt19937_64 evalRng(support::deriveSeed(options.seed, 0xe1b0ULL, round));
   const Eigen::MatrixXd eps = standardNormals(static_cast<Eigen::Index>(model.globalDim()), ne, evalRng);
   try {
+    const Eigen::MatrixXd sent = global.sendDraws(eps);
     const std::vector<SiloReply<Family>> replies =
-        silos.stepAll(global.mean(), global.root(), global.theta(), eps, kElboStream | round, 0.0);
-    Eigen::VectorXd total = global.priorTerm(prior, eps).drawValues;
+        silos.stepAll(global.mean(), global.root(), global.theta(), sent, kElboStream | round, 0.0);
+    Eigen::VectorXd total = global.priorTerm(prior, sent).drawValues;
     for (const SiloReply<Family>& r : replies) total += r.values;
-    record.freeEnergy = total.mean() + entropy(global.standard());
+    record.freeEnergy = total.mean() + global.entropy();
     record.freeEnergyStandardError = std::sqrt((total.array() - total.mean()).square().sum() /
                                                static_cast<double>(ne - 1) / static_cast<double>(ne));
   } catch (const std::runtime_error& e) {
@@ -144,6 +146,7 @@ template <class Family>
 SfviResult<Family> SfviRun<Family>::finish(std::size_t samples) {
   result.samples = samples;
   result.q = global.standard();
+  result.globalShape = global.shape();
   result.theta = global.theta();
   result.locals = silos.conditionals(global.mean());
   result.seconds = std::chrono::duration<double>(Clock::now() - t0_).count();

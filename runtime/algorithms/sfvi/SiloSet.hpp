@@ -39,7 +39,8 @@ class SiloSet {
   void forEach(const std::function<void(std::size_t)>& fn);
   // Every silo's step at q(z) = (m, root) (learningRate 0: evaluate only).
   std::vector<SiloReply<Family>> stepAll(const Eigen::VectorXd& m, const Root& root, const std::vector<double>& theta,
-                                         const Eigen::MatrixXd& eps, std::uint64_t stream, double learningRate);
+                                         const Eigen::MatrixXd& eps, std::uint64_t stream, double learningRate,
+                                         bool drawCross = false);
   // Every silo's q(w_j | z) anchored at m (an empty one for a partition without locals).
   std::vector<ConditionalGaussian> conditionals(const Eigen::VectorXd& m) const;
 
