@@ -293,17 +293,8 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
     c.reason = why.str();
     return c;
   }
-  if (o.algorithm == Algorithm::Pvi) {
-    why << "pvi as requested";
-  } else if (shape.localDim == 0) {
-    why << "pvi: the model has no local latents";
-  } else if (shape.globalDim <= kSmallGlobalDim) {
-    why << "pvi: the model has local latents and " << shape.globalDim
-        << " global dimensions, where ep-mu (--algorithm ep-mu) is often closer";
-  } else {
-    why << "pvi: the model has local latents and " << shape.globalDim << " global dimensions, where "
-        << (o.roundBudget ? "sfvi-avg" : "sfvi") << " would be preferred, but it is not implemented yet";
-  }
+  // Auto picks pvi only for models without local latents (with them, sfvi above).
+  why << (o.algorithm == Algorithm::Pvi ? "pvi as requested" : "pvi: the model has no local latents");
   why << " (" << scheduleName(c.schedule) << " schedule, " << familyName(c.family) << " Gaussian over "
       << shape.globalDim << " dimensions, ";
   if (shape.localDim > 0) why << localsName(c.locals) << " q(w | z), ";

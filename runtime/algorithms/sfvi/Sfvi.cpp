@@ -86,7 +86,9 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
         result.counters.messagesDown += J;
         result.counters.messagesUp += J;
         result.counters.bytesDown += J * perSiloDown * sizeof(double);
-        result.counters.bytesUp += J * perSiloUp * sizeof(double);
+        // A skewed q(z) needs each silo's gradients per draw too (D numbers per draw).
+        const std::size_t perDrawUp = global.shaped() ? static_cast<std::size_t>(d) * samples : 0;
+        result.counters.bytesUp += J * (perSiloUp + perDrawUp) * sizeof(double);
         ++result.counters.serverUpdates;
         result.counters.accepted += J;
         if (o.afterIteration) o.afterIteration(iteration, global.standard(), global.theta());
