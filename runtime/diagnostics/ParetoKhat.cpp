@@ -49,8 +49,6 @@ GeneralizedPareto fitGeneralizedPareto(const std::vector<double>& x) {
   return {std::isnan(k) ? kInf : k, sigma};
 }
 
-double generalizedParetoShape(const std::vector<double>& x) { return fitGeneralizedPareto(x).k; }
-
 SmoothedWeights paretoSmoothedWeights(const Eigen::Ref<const Eigen::VectorXd>& logRatios, double rEff) {
   SmoothedWeights out{logRatios, kInf};
   const Eigen::Index s = logRatios.size();

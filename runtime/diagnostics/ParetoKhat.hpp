@@ -29,16 +29,12 @@ struct SmoothedWeights {
 };
 SmoothedWeights paretoSmoothedWeights(const Eigen::Ref<const Eigen::VectorXd>& logRatios, double rEff = 1.0);
 
-// A generalized Pareto fit: the shape k as below, and the scale sigma from the shape before its
-// shrinkage (loo's gpdfit).
+// A generalized Pareto distribution fitted to positive exceedances (sorted ascending), as loo's
+// gpdfit: the shape k by Zhang and Stephens' posterior-mean estimator, shrunk towards 0.5
+// (k n / (n + 10) + 5 / (n + 10)), and the scale sigma from the shape before that shrinkage.
 struct GeneralizedPareto {
   double k, sigma;
 };
 GeneralizedPareto fitGeneralizedPareto(const std::vector<double>& sortedExceedances);
-
-// The shape k of a generalized Pareto distribution fitted to positive exceedances (sorted
-// ascending) by Zhang and Stephens' posterior-mean estimator, shrunk towards 0.5 as loo does
-// (k n / (n + 10) + 5 / (n + 10)). loo's gpdfit.
-double generalizedParetoShape(const std::vector<double>& sortedExceedances);
 
 }  // namespace pvi::diagnostics

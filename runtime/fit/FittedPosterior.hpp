@@ -47,27 +47,27 @@ struct GaussianPosterior {
   double variance(Eigen::Index i) const { return diagonal() ? variances[i] : covariance(i, i); }
   // The covariance as a D x D matrix in either case (allocates D x D for a diagonal one).
   Eigen::MatrixXd denseCovariance() const { return diagonal() ? Eigen::MatrixXd(variances.asDiagonal()) : covariance; }
-  // E[z] and Var[z_i] under q(z), the shape's included: m + L E[T] and diag(L diag(Var T) L^T).
+  // E[z], Cov(z) and Var(z_i) under q(z), the shape's included: m + L E[T] and
+  // L diag(Var T) L^T (a diagonal family's without a D x D matrix).
   Eigen::VectorXd momentMean() const {
     if (shape.empty()) return mean;
     const Eigen::VectorXd mu = shapeMeans(shape, mean.size());
-    if (diagonal()) return mean + variances.cwiseSqrt().cwiseProduct(mu);
-    return mean + Eigen::MatrixXd(covariance.llt().matrixL()) * mu;
+    return diagonal() ? Eigen::VectorXd(mean + variances.cwiseSqrt().cwiseProduct(mu)) : mean + fullRoot() * mu;
   }
   Eigen::MatrixXd momentCovariance() const {
     if (shape.empty()) return denseCovariance();
-    const Eigen::VectorXd v = shapeVariances(shape, mean.size());
-    const Eigen::MatrixXd L = diagonal() ? Eigen::MatrixXd(variances.cwiseSqrt().asDiagonal())
-                                         : Eigen::MatrixXd(covariance.llt().matrixL());
-    return L * v.asDiagonal() * L.transpose();
+    if (diagonal()) return momentVariances().asDiagonal();
+    const Eigen::MatrixXd L = fullRoot();
+    return L * shapeVariances(shape, mean.size()).asDiagonal() * L.transpose();
   }
   Eigen::VectorXd momentVariances() const {
     if (shape.empty()) return diagonal() ? variances : Eigen::VectorXd(covariance.diagonal());
-    const Eigen::VectorXd v = shapeVariances(shape, mean.size());
-    if (diagonal()) return variances.cwiseProduct(v);
-    const Eigen::MatrixXd L = covariance.llt().matrixL();
-    return (L.array().square().matrix() * v);
+    return diagonal() ? Eigen::VectorXd(variances.cwiseProduct(shapeVariances(shape, mean.size())))
+                      : Eigen::VectorXd(momentCovariance().diagonal());
   }
+
+ private:
+  Eigen::MatrixXd fullRoot() const { return covariance.llt().matrixL(); }
 };
 
 // A partition's q(w_j | z) with its marginal moments under q(z) = g.
@@ -83,7 +83,7 @@ inline LocalPosterior localPosterior(const ConditionalGaussian& qw, const Gaussi
 // each partition's q(w_j | z) (an empty conditional: a partition without locals).
 inline GaussianPosterior gaussianPosterior(const Eigen::VectorXd& mean, Eigen::MatrixXd covariance,
                                            Eigen::VectorXd variances, const std::vector<ConditionalGaussian>& locals) {
-  GaussianPosterior g{mean, std::move(covariance), std::move(variances), {}};
+  GaussianPosterior g{mean, std::move(covariance), std::move(variances), {}, {}};
   for (const ConditionalGaussian& qw : locals)
     g.locals.push_back(qw.dim() > 0 ? localPosterior(qw, g) : LocalPosterior{});
   return g;

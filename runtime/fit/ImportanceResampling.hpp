@@ -1,11 +1,10 @@
 #pragma once
 // Pareto-smoothed importance resampling of a variational fit's draws, as Stan's Pathfinder does by
 // default (Zhang, Carpenter, Gelman and Vehtari, "Pathfinder: parallel quasi-Newton variational
-// inference", JMLR 2022): the draws
-// x_i ~ q (by default 4 per draw written, as Pathfinder resamples 1,000 of 4 x 1,000) get the
-// weights p(x_i, y) / q(x_i) (the log_p__ and log_g__ columns), smoothed
-// (diagnostics/ParetoKhat.hpp), and the written draws are a systematic resample of them by those
-// weights (PosteriorDraws.hpp). Where q is too narrow or misplaced (VI's sds too small, a Gaussian
+// inference", JMLR 2022): the draws x_i ~ q (by default 4 per draw written, as Pathfinder
+// resamples 1,000 of 4 x 1,000) get the weights p(x_i, y) / q(x_i) (the log_p__ and log_g__
+// columns), smoothed (diagnostics/ParetoKhat.hpp), and the written draws are a systematic
+// resample of them by those weights (PosteriorDraws.hpp). Where q is too narrow or misplaced (VI's sds too small, a Gaussian
 // q(z) against a skewed posterior), the resample is closer to the posterior: measured in
 // docs/fitting.md ("Importance resampling"). Every table of the draws (globals and each
 // partition's locals) takes the same rows, so they stay joint draws.

@@ -1,6 +1,5 @@
 #include "runtime/fit/PosteriorDraws.hpp"
 
-#include <functional>
 #include <limits>
 #include <numeric>
 #include <random>

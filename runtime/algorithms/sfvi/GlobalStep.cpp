@@ -79,36 +79,32 @@ void GlobalStep<Family>::unpack() {
 }
 
 template <class Family>
-void GlobalStep<Family>::ascend(const estimation::ExpectedDerivatives<Family>& e, double rate, bool average) {
+void GlobalStep<Family>::ascend(estimation::ExpectedDerivatives<Family> e, double rate, bool average) {
   Eigen::VectorXd grad(params_.size());
   const Eigen::Index d = shape_.skew.size();
-  if (d == 0) {
-    flattenStable(whiteGradientOf(origin_, white_, st_, root(), e, Family::Natural::flat(st_.m.size())),
-                  grad.head(nz_));
-  } else {
-    // The entropy's sticking-the-landing terms with h'(u) (families/GlobalShape.hpp), and the
-    // shape's gradient E[((L^T t)_k + h'(u_k)) dT_k/d(skew_k, log tail_k)].
-    estimation::ExpectedDerivatives<Family> shaped = e;
+  if (d > 0) {
+    // The entropy's sticking-the-landing terms with h'(u) in place of eps (families/GlobalShape.hpp),
+    // and the shape's gradient E[((L^T t)_k + h'(u_k)) dT_k/d(skew_k, log tail_k)] once it is free.
     const auto n = static_cast<double>(sent_.u.cols());
-    shaped.epsMean = sent_.score.rowwise().mean();
-    Eigen::MatrixXd lt;  // L^T t per draw
-    if constexpr (FamilyTraits<Family>::denseCurvature) {
-      shaped.epsOuter = sent_.score * sent_.u.transpose() / n;
-      lt = root().transpose() * e.drawCross;
-    } else {
-      shaped.epsOuter = (sent_.score.array() * sent_.u.array()).rowwise().mean().matrix();
-      lt = root().asDiagonal() * e.drawCross;
-    }
-    flattenStable(whiteGradientOf(origin_, white_, st_, root(), shaped, Family::Natural::flat(st_.m.size())),
-                  grad.head(nz_));
-    lt += sent_.score;
+    e.epsMean = sent_.score.rowwise().mean();
+    if constexpr (FamilyTraits<Family>::denseCurvature)
+      e.epsOuter = sent_.score * sent_.u.transpose() / n;
+    else
+      e.epsOuter = (sent_.score.array() * sent_.u.array()).rowwise().mean().matrix();
     if (shapeFree_) {
+      Eigen::MatrixXd lt;  // L^T t + h'(u) per draw
+      if constexpr (FamilyTraits<Family>::denseCurvature)
+        lt = root().transpose() * e.drawCross;
+      else
+        lt = root().asDiagonal() * e.drawCross;
+      lt += sent_.score;
       grad.segment(grad.size() - 2 * d, d) = (lt.array() * sent_.overSkew.array()).rowwise().mean().matrix();
       grad.tail(d) = (lt.array() * sent_.overLogTail.array()).rowwise().mean().matrix();
     } else {
       grad.tail(2 * d).setZero();  // Adam moves no coordinate whose gradients have all been 0
     }
   }
+  flattenStable(whiteGradientOf(origin_, white_, st_, root(), e, Family::Natural::flat(st_.m.size())), grad.head(nz_));
   if (learnTheta_) grad.segment(nz_, static_cast<Eigen::Index>(theta_.size())) = e.gradTheta;
   if (!grad.allFinite()) throw std::runtime_error("non-finite gradient of the ELBO");
   optim::adamAscend(adam_, params_, grad, rate);

@@ -56,7 +56,7 @@ class GlobalStep {
   // One Adam step of size `rate` on the ELBO whose gradient terms e holds (the prior's and the
   // silos' summed, drawCross too with a shape; eps moments from priorTerm); with `average`, the
   // iterate joins the average. Throws std::runtime_error when the gradient is not finite.
-  void ascend(const estimation::ExpectedDerivatives<Family>& e, double rate, bool average);
+  void ascend(estimation::ExpectedDerivatives<Family> e, double rate, bool average);
   // The end of a round: the average (if any) becomes the iterate; fresh white coordinates and Adam.
   void settle();
   // Start over at q and theta, keeping the shape (a new round), or at q, theta and `shape` (the

@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "runtime/algorithms/sfvi/GlobalStep.hpp"
 #include "runtime/algorithms/sfvi/SiloSet.hpp"
@@ -81,7 +82,7 @@ SfviResult<Family> runSfvi(const FactorModel& model, const SfviOptions<Family>& 
           if (h > 0) e.gradTheta += r.gradTheta;
           if (global.shaped()) e.drawCross += r.drawCross;
         }
-        global.ascend(e, rate, averageNow);
+        global.ascend(std::move(e), rate, averageNow);
         const std::size_t perSiloDown = sentNumbers(run.start) + h + static_cast<std::size_t>(d) * samples;
         result.counters.messagesDown += J;
         result.counters.messagesUp += J;
