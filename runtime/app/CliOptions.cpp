@@ -82,6 +82,10 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
   cmd.add_option("--ep-power", f.fit.ep.power, "ep, ep-eta, ep-mu: power beta of every site (1: EP)")
       ->capture_default_str();
   cmd.add_option("--samples", f.fit.samples, "Monte Carlo draws per Adam step")->capture_default_str();
+  cmd.add_option("--inner-draws", f.fit.innerDraws,
+                 "sfvi, sfvi-avg: draws of each partition's locals per draw of the globals, importance-weighted (0: "
+                 "auto, 8 where every partition has at most 8 locals, else 1; 1: the plain ELBO)")
+      ->capture_default_str();
   cmd.add_option(
          "--refine-samples", f.fit.refineSamples,
          "sfvi: when the ELBO stops rising, double the draws per step up to this many and go on; pvi: the draws per "

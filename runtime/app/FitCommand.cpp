@@ -61,6 +61,7 @@ output::RunInfo runInfo(const LoadedModel& lm, const BoundModel& b, const FitCli
                  {"local_steps", std::to_string(f.fit.localSteps)},
                  {"learning_rate", std::to_string(f.fit.learningRate)},
                  {"samples", std::to_string(f.fit.samples)},
+                 {"inner_draws", std::to_string(r.choice.innerDraws)},
                  {"draws", std::to_string(o.draws)},
                  {"resample", o.resample},
                  {"choice", r.choice.reason}};
@@ -226,8 +227,9 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
 
     std::cout << "\n" << output::formatSummaryTable(summary.summary) << "\n";
     if (std::isfinite(result.elbo.value))
-      std::printf("ELBO %.6g (standard error %.2g) after %zu rounds in %.1f s; %s\n", result.elbo.value,
-                  result.elbo.standardError, result.rounds, result.seconds, result.status.c_str());
+      std::printf("ELBO%s %.6g (standard error %.2g) after %zu rounds in %.1f s; %s\n",
+                  result.choice.innerDraws > 1 ? " (importance-weighted over each partition's locals)" : "",
+                  result.elbo.value, result.elbo.standardError, result.rounds, result.seconds, result.status.c_str());
     else  // EP has no ELBO
       std::printf("%zu rounds in %.1f s; %s\n", result.rounds, result.seconds, result.status.c_str());
     if (summary.paretoKhat <= kKhatTrusted) std::printf("%s\n", khatLine(summary.paretoKhat, resampling.candidates).c_str());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -65,6 +66,13 @@ Eigen::MatrixXd timesRootTransposed(const Eigen::MatrixXd& A, const Eigen::Matri
 }
 Eigen::MatrixXd timesRootTransposed(const Eigen::MatrixXd& A, const Eigen::VectorXd& sd) { return A * sd.asDiagonal(); }
 
+// Each column of A repeated K times in place: column i K + k is A's column i.
+Eigen::MatrixXd repeatColumns(const Eigen::MatrixXd& A, Eigen::Index K) {
+  Eigen::MatrixXd out(A.rows(), A.cols() * K);
+  for (Eigen::Index i = 0; i < A.cols(); ++i) out.middleCols(i * K, K) = A.col(i).replicate(1, K);
+  return out;
+}
+
 }  // namespace
 
 template <class Family>
@@ -127,15 +135,22 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     }
   }
 
+  // K draws of w per draw of z (importance-weighted locals); below, eps repeats each of its n
+  // columns K times, so that every formula runs over the n K pairs (z, w).
+  const auto K = static_cast<Eigen::Index>(dw > 0 ? std::max<std::size_t>(options.innerDraws, 1) : 1);
   const std::size_t n = options.eps  ? static_cast<std::size_t>(options.eps->cols())
-                        : options.xi ? static_cast<std::size_t>(options.xi->cols())
+                        : options.xi ? static_cast<std::size_t>(options.xi->cols() / K)
                                      : options.samples;
   if (n == 0) throw std::invalid_argument("estimateDerivatives: zero samples");
   if ((options.eps && options.eps->rows() != d) || (options.xi && options.xi->rows() != dw) ||
-      (options.eps && options.xi && options.eps->cols() != options.xi->cols()))
+      (options.xi && options.xi->cols() != static_cast<Eigen::Index>(n) * K))
     throw std::invalid_argument("estimateDerivatives: the given standard normals have the wrong shape");
-  const Eigen::MatrixXd eps = options.eps ? *options.eps : standardNormals(d, static_cast<Eigen::Index>(n), rng);
-  const Eigen::MatrixXd xi = options.xi ? *options.xi : standardNormals(dw, static_cast<Eigen::Index>(n), rng);
+  const Eigen::MatrixXd outerEps =
+      options.eps ? *options.eps : standardNormals(d, static_cast<Eigen::Index>(n), rng);
+  const Eigen::MatrixXd xi =
+      options.xi ? *options.xi : standardNormals(dw, static_cast<Eigen::Index>(n) * K, rng);
+  const Eigen::MatrixXd eps = K > 1 ? repeatColumns(outerEps, K) : outerEps;
+  const std::size_t draws = static_cast<std::size_t>(eps.cols());  // n K
   const Eigen::MatrixXd centred = centredDraws(root, eps);
   Eigen::MatrixXd z = centred;
   z.colwise() += m;
@@ -145,7 +160,7 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   // formula below holds for any elementwise h (d(-log q)/dz = G^T (1 - noise .* r) - C^T r still).
   Eigen::MatrixXd w, noise, r, sdz, shapeOverSkew, shapeOverLogTail;
   if (dw > 0) {
-    sdz = qw.sd.replicate(1, static_cast<Eigen::Index>(n));
+    sdz = qw.sd.replicate(1, static_cast<Eigen::Index>(draws));
     if (scaled) sdz.array() *= (qw.scaleCoupling * centred).array().exp();
     if (shaped) {  // u = T(xi), with its score and derivatives for later
       noise.resize(dw, xi.cols());
@@ -173,17 +188,25 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   }
 
   out.samples = n;
+  const bool weighted = K > 1;
+  // Per draw, with importance-weighted locals: grad_z f, the total derivative along (z, w(z)), grad_theta f.
+  Eigen::MatrixXd drawGz, drawTotal, drawGt;
+  if (weighted) {
+    drawGz.resize(d, static_cast<Eigen::Index>(draws));
+    drawTotal.resize(d, static_cast<Eigen::Index>(draws));
+    drawGt.resize(theta ? static_cast<Eigen::Index>(theta->size()) : 0, static_cast<Eigen::Index>(draws));
+  }
   out.gradZ = Eigen::VectorXd::Zero(d);
   out.crossZ = FamilyTraits<Family>::zeroCurvature(d);
   const auto h = static_cast<Eigen::Index>(theta ? theta->size() : 0);
   if (theta) out.gradTheta = Eigen::VectorXd::Zero(h);
   Eigen::VectorXd gt(h);
-  if (options.keepDrawCross) out.drawCross.resize(d, static_cast<Eigen::Index>(n));
-  Eigen::MatrixXd gradW(dw, static_cast<Eigen::Index>(n));  // Gw = gw + r per draw
+  if (options.keepDrawCross && !weighted) out.drawCross.resize(d, static_cast<Eigen::Index>(n));
+  Eigen::MatrixXd gradW(dw, static_cast<Eigen::Index>(draws));  // Gw = gw + r per draw
   Eigen::VectorXd gz(d), gw(dw), total(d), gradM(d);
   double sum = 0.0, sumSq = 0.0;
-  out.drawValues.resize(static_cast<Eigen::Index>(n));
-  for (std::size_t i = 0; i < n; ++i) {
+  out.drawValues.resize(static_cast<Eigen::Index>(draws));
+  for (std::size_t i = 0; i < draws; ++i) {
     const auto col = static_cast<Eigen::Index>(i);
     const double* zp = z.col(col).data();  // columns of a column-major matrix are contiguous
     const double* wp = dw > 0 ? w.col(col).data() : nullptr;
@@ -199,7 +222,11 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     sum += v;
     sumSq += v * v;
     out.drawValues[col] = v;
-    if (theta) out.gradTheta += gt;
+    if (weighted) {
+      drawGz.col(col) = gz;
+      if (theta) drawGt.col(col) = gt;
+    }
+    if (theta && !weighted) out.gradTheta += gt;
     if (coupled) {
       // d/dm: gz + d(-log q(w | z))/dz = gz - C^T r + G^T (1 - noise .* r);
       // d/dL: (gz + (C + diag(noise) G)^T (gw + r)) eps^T = (gz + C^T gw + G^T (1 + noise .* gw)) eps^T.
@@ -213,9 +240,15 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
         gradM.noalias() += qw.scaleCoupling.transpose() * (Eigen::VectorXd::Ones(dw) - nr);
         total.noalias() += qw.scaleCoupling.transpose() * (Eigen::VectorXd::Ones(dw) + ng);
       }
-      out.gradZ += gradM;
-      FamilyTraits<Family>::addCross(out.crossZ, total, eps.col(col));
-      if (options.keepDrawCross) out.drawCross.col(col) = total;
+      if (weighted) {
+        drawTotal.col(col) = total;
+      } else {
+        out.gradZ += gradM;
+        FamilyTraits<Family>::addCross(out.crossZ, total, eps.col(col));
+        if (options.keepDrawCross) out.drawCross.col(col) = total;
+      }
+    } else if (weighted) {
+      drawTotal.col(col) = gz;
     } else {
       out.gradZ += gz;
       FamilyTraits<Family>::addCross(out.crossZ, gz, eps.col(col));
@@ -224,24 +257,60 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     if (dw > 0) gradW.col(col) = gw + r.col(col);
   }
   const double nd = static_cast<double>(n);
-  out.value = sum / nd;
-  out.valueVariance = n > 1 ? std::max(0.0, (sumSq - sum * sum / nd) / (nd - 1.0)) : 0.0;
-  out.gradZ /= nd;
-  if (theta) out.gradTheta /= nd;
-  out.crossZ /= nd;
-  out.epsMean = eps.rowwise().mean();
+  if (weighted) {
+    // l = f - log q(w | z) per draw; within each z, the self-normalised weights a of its K draws.
+    Eigen::VectorXd l = out.drawValues + sdz.array().log().colwise().sum().transpose().matrix() +
+                        0.5 * xi.array().square().colwise().sum().transpose().matrix();
+    l.array() += 0.5 * static_cast<double>(dw) * std::log(2.0 * std::numbers::pi);
+    if (shaped)
+      for (Eigen::Index j = 0; j < xi.cols(); ++j)
+        for (Eigen::Index k = 0; k < dw; ++k) l[j] += sinh_arcsinh::logDerivative(xi(k, j), qw.skew[k], qw.tail[k]);
+    Eigen::VectorXd a(l.size()), values(static_cast<Eigen::Index>(n));
+    for (Eigen::Index i = 0; i < static_cast<Eigen::Index>(n); ++i) {
+      const auto li = l.segment(i * K, K);
+      const double top = li.maxCoeff();
+      a.segment(i * K, K) = (li.array() - top).exp().matrix();
+      const double total = a.segment(i * K, K).sum();
+      a.segment(i * K, K) /= total;
+      values[i] = top + std::log(total / static_cast<double>(K));
+    }
+    if (!values.allFinite())
+      throw std::runtime_error("at a Monte Carlo draw from q, the importance-weighted term is not finite");
+    out.drawValues = values;
+    out.value = values.mean();
+    out.valueVariance = n > 1 ? (values.array() - out.value).square().sum() / (nd - 1.0) : 0.0;
+    out.gradZ = drawGz * a / nd;
+    if (theta) out.gradTheta = drawGt * a / nd;
+    if (options.keepDrawCross) out.drawCross.resize(d, static_cast<Eigen::Index>(n));
+    for (Eigen::Index i = 0; i < static_cast<Eigen::Index>(n); ++i) {
+      const Eigen::VectorXd t = drawTotal.middleCols(i * K, K) * a.segment(i * K, K);
+      FamilyTraits<Family>::addCross(out.crossZ, t, outerEps.col(i));
+      if (options.keepDrawCross) out.drawCross.col(i) = t;
+    }
+    out.crossZ /= nd;
+    // The doubly reparameterised gradient over q(w | z): Gw weighted by K a^2, averaged over all n K draws.
+    gradW.array().rowwise() *= (static_cast<double>(K) * a.array().square()).transpose();
+  } else {
+    out.value = sum / nd;
+    out.valueVariance = n > 1 ? std::max(0.0, (sumSq - sum * sum / nd) / (nd - 1.0)) : 0.0;
+    out.gradZ /= nd;
+    if (theta) out.gradTheta /= nd;
+    out.crossZ /= nd;
+  }
+  out.epsMean = outerEps.rowwise().mean();
   if constexpr (FamilyTraits<Family>::denseCurvature)
-    out.epsOuter = eps * eps.transpose() / nd;  // one matrix product, on every optimiser step
+    out.epsOuter = outerEps * outerEps.transpose() / nd;  // one matrix product, on every optimiser step
   else
-    out.epsOuter = eps.array().square().rowwise().mean().matrix();
+    out.epsOuter = outerEps.array().square().rowwise().mean().matrix();
   out.hessZ = steinHessian(root, centredCross<Family>(out.crossZ, out.gradZ, out.epsMean, n));
+  const double nl = static_cast<double>(draws);  // the locals' means run over every (z, w) pair
   if (dw > 0) {
     out.local.mean = gradW.rowwise().mean();
     out.local.sd = (gradW.array() * noise.array()).rowwise().mean().matrix().cwiseQuotient(qw.sd);
-    if (coupled) out.local.coupling = timesRootTransposed(gradW * eps.transpose() / nd, root);
+    if (coupled) out.local.coupling = timesRootTransposed(gradW * eps.transpose() / nl, root);
     if (scaled) {
       const Eigen::MatrixXd gn = (gradW.array() * noise.array()).matrix();
-      out.local.scaleCoupling = timesRootTransposed(gn * eps.transpose() / nd, root);
+      out.local.scaleCoupling = timesRootTransposed(gn * eps.transpose() / nl, root);
     }
     if (shaped) {  // dw/dskew = sdz .* dT/dskew, and likewise for log tail
       const Eigen::ArrayXXd g = gradW.array() * sdz.array();
@@ -249,10 +318,10 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
       out.local.logTail = (g * shapeOverLogTail.array()).rowwise().mean().matrix();
     }
     if (correlated) {
-      out.local.unitLower = (sdz.array() * gradW.array()).matrix() * xi.transpose() / nd;
+      out.local.unitLower = (sdz.array() * gradW.array()).matrix() * xi.transpose() / nl;
       out.local.unitLower.template triangularView<Eigen::Upper>().setZero();
     }
-    if (independent) {
+    if (independent && !weighted) {
       // Without r (the entropy's part): E[gw] and, by Stein, diag E[hess_ww f] = E[gw .* xi] / s.
       const Eigen::MatrixXd g = gradW - r;
       out.gradW = g.rowwise().mean();

@@ -29,6 +29,22 @@
 //   gradW, hessW = E[grad_w f], diag E[hess_ww f] (Stein) when q(w | z) is independent of z and
 //             uncorrelated (the natural-gradient optimisers' inputs).
 //
+// Importance-weighted locals (innerDraws K > 1; Geffner and Domke 2022, "locally enhanced
+// bounds"): each draw z_i gets K draws w_ik ~ q(w | z_i), l_ik = f(z_i, w_ik) - log q(w_ik | z_i),
+// and the term is F(z_i) = log mean_k exp(l_ik) <= log p(y | z_i) (for a partition's f), a bound
+// that tightens with K, so that q(z) is fitted to a closer approximation of the marginal posterior
+// where q(w | z) cannot follow p(w | z, y) (a random slope whose spread goes to 0 with its
+// scale). With the self-normalised weights a_ik = exp(l_ik) / sum_k exp(l_ik):
+//   value per draw = F(z_i) (the entropy of q(w | z) included, unlike f alone for K = 1);
+//   gradZ  = mean_i sum_k a_ik g_ik  (the full reparameterisation gradient over m: with q(w | z)
+//            parameterised at m, w and log q(w | z) do not move with m);
+//   crossZ = mean_i (sum_k a_ik (g + C^T gw + G^T (1 + noise .* gw))_ik) eps_i^T  (likewise, over L);
+//   local  = the doubly reparameterised gradient (Tucker et al. 2018): the formulas above with
+//            Gw_ik weighted by K a_ik^2 and means over all n K draws (unbiased, and its signal does
+//            not vanish as K grows, unlike the plain importance-weighted gradient's);
+//   gradTheta = mean_i sum_k a_ik grad_theta f_ik.
+// gradW and hessW are not estimated. K = 1 gives the formulas above exactly.
+//
 // Sticking the landing (Roeder, Wu and Duvenaud 2017) drops the score term of log q, which has
 // mean zero; where q is exact, every per-draw gradient is zero, so the noise vanishes as the fit
 // converges. All expectations are unbiased; hessZ uses gradients only (no second derivatives).
@@ -63,7 +79,7 @@ template <class Family>
 struct ExpectedDerivatives {
   double value = 0.0;          // E[f]
   double valueVariance = 0.0;  // sample variance of the f(z_i, w_i) (0 when exact)
-  Eigen::VectorXd drawValues;  // f(z_i, w_i) per draw (empty when exact)
+  Eigen::VectorXd drawValues;  // f(z_i, w_i) per draw (empty when exact); F(z_i) with innerDraws > 1
   std::size_t samples = 0;     // n (0 when exact)
   bool exact = false;
   Eigen::VectorXd gradZ;     // E[grad_z f]
@@ -99,6 +115,9 @@ struct EstimationOptions {
   const Eigen::MatrixXd* eps = nullptr;
   const Eigen::MatrixXd* xi = nullptr;
   bool keepDrawCross = false;  // fill ExpectedDerivatives::drawCross (Monte Carlo only)
+  // K > 1: the importance-weighted term of each draw of z (see below); xi is then dim(w) x (n K),
+  // K columns per draw of z. Ignored without locals.
+  std::size_t innerDraws = 1;
 };
 
 // Throws std::invalid_argument on dimension mismatches and std::runtime_error when f or a

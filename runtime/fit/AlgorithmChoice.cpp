@@ -47,6 +47,14 @@ constexpr std::size_t kCorrelatedLocalsMaxDim = 64;
 // two more copies of each), q(w_j | z) is independent of z: a Bayesian neural network's
 // thousands of locals and globals would need gigabytes per partition.
 constexpr std::uint64_t kCouplingMaxNumbers = std::uint64_t{1} << 20;
+// Importance-weighted locals (sfvi, sfvi-avg): K draws of w_j per draw of z where every partition
+// has at most kInnerDrawsMaxLocalDim locals (a random intercept and slope per group). There the
+// bound tightens where q(w_j | z) misses p(w_j | z, y_j) (random slope per district: tau_urban's
+// sd 0.65-0.81 of Stan's with K = 1, 0.86-0.93 with 8; docs/fitting.md). With hundreds of locals
+// per partition the log weights' variance grows with their number, so K draws barely tighten
+// the bound and cost K times the evaluations (Six Cities, 300 children per silo: 13 s, 120 s).
+constexpr std::size_t kInnerDrawsMaxLocalDim = 8;
+constexpr std::size_t kAutoInnerDraws = 8;
 
 std::string notImplemented(Algorithm a) {
   return "algorithm '" + algorithmName(a) +
@@ -206,6 +214,11 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
   if (o.skewedGlobals && o.algorithm != Algorithm::Sfvi && o.algorithm != Algorithm::Auto)
     throw FitConfigurationError("--globals skewed is for sfvi (a skewed q(z) has no natural parameters to pass as " +
                                 std::string(algorithmName(o.algorithm)) + " factors); drop it or use --algorithm sfvi");
+  if (o.innerDraws > 1 && o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Sfvi &&
+      o.algorithm != Algorithm::SfviAvg)
+    throw FitConfigurationError(std::string("--inner-draws is for sfvi and sfvi-avg (") +
+                                algorithmName(o.algorithm) +
+                                " does not fit q(w | z) to an importance-weighted bound); drop it or use --algorithm sfvi");
   if (o.algorithm == Algorithm::Nuts) return chooseNuts(shape, o, memory);
   if (isEp(o.algorithm)) return chooseEp(shape, o, memory, false);
   if (o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Pvi && o.algorithm != Algorithm::Sfvi &&
@@ -265,6 +278,12 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
     throw FitConfigurationError(std::string("--globals skewed is for sfvi; auto picked ") +
                                 algorithmName(c.algorithm) + " for this model: add --algorithm sfvi");
   c.skewedGlobals = o.skewedGlobals;
+  // Auto picks sfvi (or sfvi-avg) whenever there are locals; without them there is nothing to weigh.
+  const bool sfviFamily = c.algorithm == Algorithm::Sfvi || c.algorithm == Algorithm::SfviAvg;
+  c.innerDraws = !sfviFamily || shape.localDim == 0                ? 1
+                 : o.innerDraws != 0                               ? o.innerDraws
+                 : shape.maxLocalDim <= kInnerDrawsMaxLocalDim ? kAutoInnerDraws
+                                                               : 1;
 
   std::ostringstream why;
   if (c.algorithm == Algorithm::Sfvi || c.algorithm == Algorithm::SfviAvg) {
@@ -283,6 +302,7 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
       if (!o.locals && c.locals == LocalsKind::Independent)
         why << " (coupling it to z would take " << groupedNumber(shape.maxLocalDim) << " x "
             << groupedNumber(shape.globalDim) << " numbers per partition)";
+      if (c.innerDraws > 1) why << " with " << c.innerDraws << " importance-weighted draws per z";
       why << ", ";
     }
     why << partitionsText(shape) << " as silos, up to " << c.rounds << " rounds of " << o.iterationsPerRound

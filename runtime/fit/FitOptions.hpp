@@ -120,6 +120,9 @@ struct FitOptions {
   double initialSd = 1.0;
   double learningRate = 0.05;
   std::size_t samples = 8;  // Monte Carlo draws per Adam step
+  // sfvi, sfvi-avg: draws of each partition's locals per draw of z, importance-weighted (Sfvi.hpp,
+  // innerDraws); 1: the plain ELBO; 0: auto (AlgorithmChoice.cpp).
+  std::size_t innerDraws = 0;
   // sfvi: when the ELBO stops rising with fewer draws per iteration than this, double them and go
   // on (Sfvi.hpp, refineSamples); pvi: the clients' draws per step instead of `samples`. 0: auto
   // (AlgorithmChoice.cpp), 16 x samples with more than 64 locals in a partition, else off; at

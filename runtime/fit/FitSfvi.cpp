@@ -36,6 +36,7 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   so.learningRate = o.learningRate;
   so.initialSd = o.initialSd;
   so.samples = o.samples;
+  so.innerDraws = choice.innerDraws;
   so.refineSamples = choice.refineSamples;
   so.seed = o.seed;
   // One draw of z serves every silo (each evaluates its term there), so a draw costs one pass over
@@ -80,6 +81,7 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   result.stop = r.stoppedEarly ? StopReason::ElboPlateau : StopReason::RoundLimit;
   GaussianPosterior posterior = gaussianPosterior(r.q, r.locals);
   posterior.shape = r.globalShape;
+  posterior.innerDraws = so.innerDraws;
   result.posterior = std::move(posterior);
   result.counters = r.counters;
   result.events = r.events;

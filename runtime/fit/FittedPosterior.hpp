@@ -42,6 +42,10 @@ struct GaussianPosterior {
   Eigen::VectorXd variances;   // the diagonal when the family is mean-field, else empty
   std::vector<LocalPosterior> locals;
   GlobalShape shape;  // empty: Gaussian
+  // K > 1: the locals were fitted with K importance-weighted draws per draw of z (sfvi's
+  // --inner-draws), and are drawn so: K of q(w_j | z), one of them chosen by its weight
+  // (PosteriorDraws.hpp). LocalPosterior's moments are still q(w_j | z)'s.
+  std::size_t innerDraws = 1;
 
   bool diagonal() const { return covariance.size() == 0; }
   double variance(Eigen::Index i) const { return diagonal() ? variances[i] : covariance(i, i); }

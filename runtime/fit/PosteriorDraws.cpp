@@ -1,9 +1,12 @@
 #include "runtime/fit/PosteriorDraws.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 #include <random>
 
+#include "runtime/estimation/LocalLikelihood.hpp"
 #include "runtime/families/Gaussian.hpp"
 #include "runtime/families/GaussianCalculus.hpp"
 #include "runtime/model/JointDensity.hpp"
@@ -30,6 +33,43 @@ void consider(Largest& largest, const VariableLayout& layout, const std::vector<
     largest = {vars[i].size, infos[i], std::vector<std::uint64_t>(vars[i].dims.begin(), vars[i].dims.end()), blocks[i],
                partition};
   }
+}
+
+// Importance-weighted locals: W (one draw of q(w_j | z) per column of Z) becomes one of K such
+// draws, chosen with probability proportional to exp(l), l = f_j(z, w) - log q(w | z), by a
+// weighted reservoir (the k-th replaces the choice with probability exp(l_k) / sum_{k' <= k}
+// exp(l_k')). Returns f_j(z, w) - log mean_k exp(l_k) per column: log_g__'s part for partition j.
+Eigen::VectorXd chooseAmongInnerDraws(const CompiledModel& model, std::size_t j, const std::vector<double>& theta,
+                                      const ConditionalGaussian& qw, const Eigen::MatrixXd& Z, std::size_t K,
+                                      Eigen::MatrixXd& W, std::mt19937_64& rng) {
+  const std::vector<double> th =
+      theta.size() == model.hyperDim() ? theta : std::vector<double>(model.hyperDim(), 0.0);
+  const estimation::PartitionLikelihood f(model, j, th);
+  const Eigen::Index n = Z.cols();
+  Eigen::VectorXd chosen(n), logSum(n);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  for (std::size_t k = 0; k < K; ++k) {
+    const Eigen::MatrixXd Wk = k == 0 ? W : conditionalDraws(qw, Z, standardNormals(qw.dim(), n, rng));
+    const Eigen::VectorXd logQ = conditionalLogDensity(qw, Z, Wk);
+    for (Eigen::Index col = 0; col < n; ++col) {
+      const double fk = f.evaluate(Z.col(col).data(), Wk.col(col).data(), nullptr, nullptr);
+      const double l = fk - logQ[col];
+      if (k == 0) {
+        chosen[col] = fk;
+        logSum[col] = l;
+        continue;
+      }
+      const double top = std::max(logSum[col], l);
+      if (!std::isfinite(top)) continue;  // both -inf (or l NaN): keep the choice
+      const double sum = top + std::log(std::exp(logSum[col] - top) + std::exp(l - top));
+      if (uniform(rng) < std::exp(l - sum)) {
+        W.col(col) = Wk.col(col);
+        chosen[col] = fk;
+      }
+      logSum[col] = sum;
+    }
+  }
+  return chosen - (logSum.array() - std::log(static_cast<double>(K))).matrix();
 }
 
 }  // namespace
@@ -144,7 +184,10 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
       if (qw.dim() == 0) continue;
       // w_j given the same z as the globals: joint draws, and log q(z) + log q(w_j | z).
       W[j] = conditionalDraws(qw, Z, standardNormals(qw.dim(), candidates, rng));
-      logG += conditionalLogDensity(qw, Z, W[j]);
+      if (g.innerDraws > 1)
+        logG += chooseAmongInnerDraws(model, j, fit.theta, qw, Z, g.innerDraws, W[j], rng);
+      else
+        logG += conditionalLogDensity(qw, Z, W[j]);
     }
   } else {
     const SampledPosterior& s = fit.posterior.sampled();

@@ -7,6 +7,14 @@
 //   lp__    0 (as CmdStan writes for variational output)
 //   log_p__ log p(z, w, y) in unconstrained space (the model's log density incl. Jacobians)
 //   log_g__ log q(z) + sum_j log q(w_j | z), the approximation's log density at the draw
+//
+// With importance-weighted locals (GaussianPosterior::innerDraws K > 1), w_ij is one of K draws
+// w_ijk ~ q(w_j | z_i), chosen with probability proportional to exp(l_ijk), l = f_j(z, w) - log
+// q(w | z) (f_j the partition's factor): each partition's q(w_j | z) corrected towards p(w_j | z,
+// y_j). log_g__ is then log q(z) + sum_j (f_j(z_i, w_ij) - log mean_k exp(l_ijk)), so that
+// log_p__ - log_g__ is the importance weight of the whole draw (z_i with every w_ijk) against the
+// posterior (an unbiased estimate of p(z_i, y) / q(z_i) per draw): what the k-hat and the
+// importance resampling use.
 // Partition tables hold only that partition's constrained locals and generated quantities: each
 // is meant for that partition's own output.
 #include <Eigen/Core>

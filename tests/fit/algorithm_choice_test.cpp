@@ -91,6 +91,45 @@ TEST(AlgorithmChoice, LocalsGiveSfviAndNameThePreferredAlgorithm) {
   EXPECT_DOUBLE_EQ(p.damping, 1.0);
 }
 
+// Importance-weighted locals: 8 draws of w_j per z where every partition has at most 8 locals,
+// none with more (their log weights' variance grows with the number), and only for sfvi and
+// sfvi-avg.
+TEST(AlgorithmChoice, FewLocalsPerPartitionGetImportanceWeightedDraws) {
+  ModelShape sixty = shape(8, 60, 120);
+  sixty.maxLocalDim = 2;
+  const AlgorithmChoice slope = chooseAlgorithm(sixty, FitOptions{});
+  EXPECT_EQ(slope.innerDraws, 8u);
+  EXPECT_NE(slope.reason.find("with 8 importance-weighted draws per z"), std::string::npos) << slope.reason;
+  FitOptions capped;
+  capped.roundBudget = 10;
+  EXPECT_EQ(chooseAlgorithm(sixty, capped).innerDraws, 8u);  // sfvi-avg
+  ModelShape children = shape(4, 2, 537);
+  children.maxLocalDim = 300;
+  const AlgorithmChoice cities = chooseAlgorithm(children, FitOptions{});
+  EXPECT_EQ(cities.innerDraws, 1u);
+  EXPECT_EQ(cities.reason.find("importance-weighted"), std::string::npos) << cities.reason;
+  FitOptions one;
+  one.innerDraws = 1;
+  EXPECT_EQ(chooseAlgorithm(sixty, one).innerDraws, 1u);
+  FitOptions many;
+  many.innerDraws = 32;
+  EXPECT_EQ(chooseAlgorithm(children, many).innerDraws, 32u);
+  EXPECT_EQ(chooseAlgorithm(shape(8, 4, 0), many).innerDraws, 1u);  // no locals: nothing to weigh
+  for (Algorithm a : {Algorithm::Pvi, Algorithm::EpMu, Algorithm::Nuts}) {
+    FitOptions o = many;
+    o.algorithm = a;
+    try {
+      chooseAlgorithm(sixty, o);
+      ADD_FAILURE() << algorithmName(a) << " accepted --inner-draws";
+    } catch (const FitConfigurationError& e) {
+      EXPECT_NE(std::string(e.what()).find("--inner-draws is for sfvi and sfvi-avg"), std::string::npos) << e.what();
+    }
+  }
+  FitOptions pvi;
+  pvi.algorithm = Algorithm::Pvi;
+  EXPECT_EQ(chooseAlgorithm(sixty, pvi).innerDraws, 1u);
+}
+
 TEST(AlgorithmChoice, LargeGlobalDimensionUsesMeanField) {
   EXPECT_EQ(chooseAlgorithm(shape(200, 3, 0), FitOptions{}).family, FamilyKind::Full);
   EXPECT_EQ(chooseAlgorithm(shape(201, 3, 0), FitOptions{}).family, FamilyKind::MeanField);

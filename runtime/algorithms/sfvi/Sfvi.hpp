@@ -71,6 +71,10 @@ struct SfviOptions {
   std::vector<double> theta;  // the starting (or, without learnTheta, fixed) hyperparameters
   bool learnTheta = true;
   ConditionalShape localShape{true, true, false};
+  // Draws of each silo's w_j per draw of z: K > 1 fits q(z) to the importance-weighted bound
+  // (estimation/Expectations.hpp), closer to the marginal posterior where q(w_j | z) cannot follow
+  // p(w_j | z, y_j), at K times the silos' evaluations.
+  std::size_t innerDraws = 1;
   // q(z) skewed: the sinh-arcsinh shape on each coordinate (families/GlobalShape.hpp; sfvi only).
   bool shapedGlobals = false;
   std::optional<typename Family::Standard> start;  // q(z) at the start; default N(0, initialSd^2 I)

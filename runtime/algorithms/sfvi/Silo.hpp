@@ -41,14 +41,16 @@ class SfviSilo {
   using Root = typename FamilyTraits<Family>::Root;
 
   // `initial` is q(w_j | z) at the start (any anchor); ignored without locals.
+  // innerDraws K > 1: K draws of w_j per draw of z, and the importance-weighted term
+  // (estimation/Expectations.hpp); xi then has K columns per column of eps.
   SfviSilo(std::shared_ptr<const estimation::LocalLikelihood> likelihood, ConditionalGaussian initial,
-           optim::AdamSettings adam = {});
+           optim::AdamSettings adam = {}, std::size_t innerDraws = 1);
 
   std::size_t localDim() const { return likelihood_->localDim(); }
   const estimation::LocalLikelihood& likelihood() const { return *likelihood_; }
 
   // One iteration of Algorithm 1 at q(z) = (m, root) and theta (empty: none), with the server's
-  // eps (D x n) and this silo's xi (localDim() x n). learningRate 0: evaluate only, no step.
+  // eps (D x n) and this silo's xi (localDim() x n K). learningRate 0: evaluate only, no step.
   // With `drawCross`, the reply carries the per-draw gradients (a skewed q(z): z = m + L eps with
   // eps the server's transformed draws).
   SiloReply<Family> step(const Eigen::VectorXd& m, const Root& root, const std::vector<double>& theta,
@@ -69,6 +71,7 @@ class SfviSilo {
  private:
   std::shared_ptr<const estimation::LocalLikelihood> likelihood_;
   optim::AdamSettings settings_;
+  std::size_t innerDraws_ = 1;
   ConditionalOrigin origin_;
   Eigen::VectorXd white_;
   optim::AdamState adam_;

@@ -24,7 +24,8 @@ SiloSet<Family>::SiloSet(const FactorModel& model, const SfviOptions<Family>& op
         ConditionalGaussian::independent(Eigen::VectorXd::Zero(dw), Eigen::VectorXd::Constant(dw, options.initialSd));
     if (dw > 0) start = withShape(start, options.localShape, d);
     silos_.push_back(std::make_unique<SfviSilo<Family>>(
-        std::make_shared<estimation::PartitionLikelihood>(model, j, theta), std::move(start)));
+        std::make_shared<estimation::PartitionLikelihood>(model, j, theta), std::move(start), optim::AdamSettings{},
+        options.innerDraws));
     rngs_.emplace_back(support::deriveSeed(options.seed, 0x5f72ULL, j));
   }
   if (options.threads > 1 && J > 1) pool_ = std::make_unique<support::ThreadPool>(std::min(options.threads, J));
@@ -33,8 +34,9 @@ SiloSet<Family>::SiloSet(const FactorModel& model, const SfviOptions<Family>& op
 template <class Family>
 Eigen::MatrixXd SiloSet<Family>::noise(std::uint64_t stream, std::size_t j, Eigen::Index n) {
   const auto dw = static_cast<Eigen::Index>(model_.localDim(j));
-  if (options_.localNoise) return options_.localNoise(stream, j, dw, n);
-  return standardNormals(dw, n, rngs_[j]);
+  const Eigen::Index columns = n * static_cast<Eigen::Index>(dw > 0 ? std::max<std::size_t>(options_.innerDraws, 1) : 1);
+  if (options_.localNoise) return options_.localNoise(stream, j, dw, columns);
+  return standardNormals(dw, columns, rngs_[j]);
 }
 
 template <class Family>

@@ -32,7 +32,7 @@ class SiloSet {
   std::size_t size() const { return silos_.size(); }
   SfviSilo<Family>& operator[](std::size_t j) { return *silos_[j]; }
 
-  // xi for silo j: options.localNoise's, or the silo's own stream.
+  // xi for silo j, n columns per inner draw: options.localNoise's, or the silo's own stream.
   Eigen::MatrixXd noise(std::uint64_t stream, std::size_t j, Eigen::Index n);
   // fn(j) for every silo, on the pool; an exception names the partition and is rethrown once all
   // have finished.
