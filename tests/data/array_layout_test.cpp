@@ -9,7 +9,7 @@
 namespace pvi::test {
 namespace {
 
-const char* kModel = R"(
+const char* kArrayModel = R"(
 @partition(site)
 data { array[2] vector[3] mu0; array[2, 3] real A; }
 data per site { int N; array[N] vector[2] y; }
@@ -24,7 +24,7 @@ generated {
 )";
 
 TEST(ArrayLayout, JsonAndCsvValuesReachGeneratedCodeByIndex) {
-  Compiled c = compileModel(kModel);
+  Compiled c = compileModel(kArrayModel);
   ASSERT_TRUE(c.jit) << c.errors;
   DataTexts texts;
   texts.sharedJson = SourceText{"shared.json", R"({"mu0": [[11, 12, 13], [21, 22, 23]],

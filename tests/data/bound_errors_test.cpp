@@ -8,7 +8,7 @@
 namespace pvi::test {
 namespace {
 
-const char* kModel = R"(
+const char* kBoundsModel = R"(
 @partition(client)
 data { int<lower=1> D; real<lower=0> sigma; }
 data per client {
@@ -24,7 +24,7 @@ model { beta ~ normal(0, 1); y ~ normal(X * beta, sigma); z ~ bernoulli_logit(X 
 class BoundErrors : public ::testing::Test {
  protected:
   void SetUp() override {
-    c_ = compileModel(kModel);
+    c_ = compileModel(kBoundsModel);
     ASSERT_TRUE(c_.jit) << c_.errors;
   }
   std::string bind(const std::string& shared, const std::string& csv, bool withLocator = true) {
@@ -43,9 +43,9 @@ class BoundErrors : public ::testing::Test {
   Compiled c_;
 };
 
-const char* kCsv = "client,y,X.1,X.2,z\nnorth,0.5,1,2,0\nsouth,1.5,3,4,1\nnorth,2.5,5,6,1\n";
+const char* kBoundsCsv = "client,y,X.1,X.2,z\nnorth,0.5,1,2,0\nsouth,1.5,3,4,1\nnorth,2.5,5,6,1\n";
 
-TEST_F(BoundErrors, ValidDataAreAccepted) { EXPECT_EQ(bind(R"({"D": 2, "sigma": 1})", kCsv), "accepted"); }
+TEST_F(BoundErrors, ValidDataAreAccepted) { EXPECT_EQ(bind(R"({"D": 2, "sigma": 1})", kBoundsCsv), "accepted"); }
 
 TEST_F(BoundErrors, CsvElementNamesLineAndColumn) {
   std::string csv = "client,y,X.1,X.2,z\nnorth,0.5,1,2,0\nsouth,1.5,3,4,1\nnorth,2.5,5,6,2\n";
@@ -63,9 +63,9 @@ TEST_F(BoundErrors, CsvElementNamesLineAndColumn) {
 
 TEST_F(BoundErrors, ValuesReadBackExactly) {
   // The value as it was given, not rounded to six decimals (-1e-300 was "-0.000000").
-  EXPECT_EQ(bind(R"({"D": 2, "sigma": -1e-300})", kCsv),
+  EXPECT_EQ(bind(R"({"D": 2, "sigma": -1e-300})", kBoundsCsv),
             "data: 'sigma' = -1e-300 is below its lower bound (real<lower=0>); at sigma from data.json");
-  EXPECT_EQ(bind(R"({"D": 2, "sigma": -0.1})", kCsv),
+  EXPECT_EQ(bind(R"({"D": 2, "sigma": -0.1})", kBoundsCsv),
             "data: 'sigma' = -0.1 is below its lower bound (real<lower=0>); at sigma from data.json");
   EXPECT_EQ(bind(R"({"D": 2, "sigma": 1})", "client,y,X.1,X.2,z\nnorth,5.000000000001,1,2,0\nsouth,1.5,3,4,1\n"),
             "data per client north: 'y' element 1 = 5.000000000001 is above its upper bound "
@@ -76,7 +76,7 @@ TEST_F(BoundErrors, ValuesReadBackExactly) {
 }
 
 TEST_F(BoundErrors, SharedElementNamesTheJsonFile) {
-  EXPECT_EQ(bind(R"({"D": 2, "sigma": -1})", kCsv),
+  EXPECT_EQ(bind(R"({"D": 2, "sigma": -1})", kBoundsCsv),
             "data: 'sigma' = -1 is below its lower bound (real<lower=0>); at sigma from data.json");
   EXPECT_EQ(bind(R"({"D": 0, "sigma": 1})", "client,y,z\nnorth,0.5,0\nsouth,1.5,1\n"),
             "data: 'D' = 0 is below its lower bound (int<lower=1>); at D from data.json");

@@ -8,10 +8,10 @@
 namespace pvi::test {
 namespace {
 
-const char* const kModel = kClientRegressionModel;
-const char* const kShared = kClientRegressionShared;
+const char* const kCsvModel = kClientRegressionModel;
+const char* const kCsvShared = kClientRegressionShared;
 
-const char* kCsv =
+const char* kPartitionsCsv =
     "client,y,X.1,X.2,z\n"
     "b,0.5,1,2,0\n"
     "a,1.5,3,4,1\n"
@@ -19,9 +19,9 @@ const char* kCsv =
 
 class CsvPartitionsTest : public ::testing::Test {
  protected:
-  void SetUp() override { schema_ = schemaOf(kModel); }
+  void SetUp() override { schema_ = schemaOf(kCsvModel); }
   BoundData load(const std::string& csv, std::vector<CategoricalMapping> mappings = {}, std::string by = "",
-                 DataOptions options = {}, const std::string& shared = kShared) {
+                 DataOptions options = {}, const std::string& shared = kCsvShared) {
     DataTexts t;
     t.sharedJson = text("data.json", shared);
     t.partitionCsv = text("clients.csv", csv);
@@ -37,7 +37,7 @@ class CsvPartitionsTest : public ::testing::Test {
 };
 
 TEST_F(CsvPartitionsTest, ColumnsFillVariablesInOrderOfFirstAppearance) {
-  BoundData d = load(kCsv);
+  BoundData d = load(kPartitionsCsv);
   EXPECT_EQ(d.labels, (std::vector<std::string>{"b", "a"}));
   ASSERT_EQ(d.partitions.size(), 2u);
   const DataBlock& b = d.partitions[0];
@@ -110,10 +110,10 @@ TEST_F(CsvPartitionsTest, ColumnCountAgainstDeclaredSize) {
 
 TEST_F(CsvPartitionsTest, SizesFromTheSharedFileNameThatFile) {
   // D = 0 in the shared JSON: the wrong value is D, so the message names the file it came from.
-  DataInputError zero = dataError([&] { load(kCsv, {}, "", {}, R"({"D": 0, "sigma": 1.5})"); });
+  DataInputError zero = dataError([&] { load(kPartitionsCsv, {}, "", {}, R"({"D": 0, "sigma": 1.5})"); });
   EXPECT_STREQ(zero.what(), "clients.csv:1: client 'b', variable 'X': 'X' has 2 columns, but its type matrix[N, D] "
                             "needs D = 0 (D from data.json)");
-  DataInputError negative = dataError([&] { load(kCsv, {}, "", {}, R"({"D": -1, "sigma": 1.5})"); });
+  DataInputError negative = dataError([&] { load(kPartitionsCsv, {}, "", {}, R"({"D": -1, "sigma": 1.5})"); });
   EXPECT_STREQ(negative.what(), "clients.csv:1: client 'b', variable 'X': the size D = -1 in its type matrix[N, D] "
                                 "is negative (D from data.json)");
 }
@@ -165,7 +165,7 @@ TEST_F(CsvPartitionsTest, CategoricalMappings) {
   // Every value of a mapped column must be a label: numbers are not passed through.
   DataInputError number = error("client,y,X.1,X.2,z\n1,1,1,1,yes\n2,2,2,2,1\n", {parseCategoricalMapping("z=yes:1,no:0")});
   EXPECT_EQ(number.kind(), DataErrorKind::Mapping);
-  DataInputError onPartition = error(kCsv, {parseCategoricalMapping("client=a:1,b:2")});
+  DataInputError onPartition = error(kPartitionsCsv, {parseCategoricalMapping("client=a:1,b:2")});
   EXPECT_TRUE(contains(onPartition.what(), "the partition column 'client' needs no categorical mapping"));
 }
 

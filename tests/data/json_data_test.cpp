@@ -9,7 +9,7 @@
 namespace pvi::test {
 namespace {
 
-const char* kModel = R"(
+const char* kJsonModel = R"(
 @partition(client)
 data {
   int<lower=1> D;
@@ -27,12 +27,12 @@ global { vector[D] beta; }
 model { beta ~ normal(0, sd); y ~ bernoulli_logit(X * beta); }
 )";
 
-const char* kShared = R"({"D": 3, "sd": 1, "M": 2, "Z": [[1, 2, 3], [4, 5, 6.5]], "t": [0, 1]})";
+const char* kJsonShared = R"({"D": 3, "sd": 1, "M": 2, "Z": [[1, 2, 3], [4, 5, 6.5]], "t": [0, 1]})";
 const char* kClient = R"({"N": 2, "X": [[1, 0, 0], [0, 1, 0]], "y": [1, 0]})";
 
 class JsonData : public ::testing::Test {
  protected:
-  void SetUp() override { schema_ = schemaOf(kModel); }
+  void SetUp() override { schema_ = schemaOf(kJsonModel); }
 
   BoundData load(const std::string& shared, std::vector<std::string> clients = {kClient},
                  std::vector<CategoricalMapping> mappings = {}, DataOptions options = {}) {
@@ -45,13 +45,13 @@ class JsonData : public ::testing::Test {
     return loadDataTexts(schema_, t);
   }
   DataInputError sharedError(const std::string& shared) { return dataError([&] { load(shared); }); }
-  DataInputError clientError(const std::string& client) { return dataError([&] { load(kShared, {kClient, client}); }); }
+  DataInputError clientError(const std::string& client) { return dataError([&] { load(kJsonShared, {kClient, client}); }); }
 
   DataSchema schema_;
 };
 
 TEST_F(JsonData, ValuesAreStoredColumnMajor) {
-  BoundData d = load(kShared);
+  BoundData d = load(kJsonShared);
   ASSERT_EQ(d.shared.size(), 5u);
   EXPECT_EQ(d.shared.intAt(0, 0), 3);
   EXPECT_EQ(d.shared.realAt(1, 0), 1.0);  // a real may be written as an integer
@@ -192,18 +192,18 @@ TEST_F(JsonData, ZeroSizes) {
 }
 
 TEST_F(JsonData, CategoricalMappingOfAJsonVariable) {
-  BoundData d = load(kShared, {R"({"N": 2, "X": [[1, 0, 0], [0, 1, 0]], "y": ["spam", "ham"]})"},
+  BoundData d = load(kJsonShared, {R"({"N": 2, "X": [[1, 0, 0], [0, 1, 0]], "y": ["spam", "ham"]})"},
                      {parseCategoricalMapping("y=spam:1,ham:0")});
   EXPECT_EQ(d.partitions[0].intAt(2, 0), 1);
   EXPECT_EQ(d.partitions[0].intAt(2, 1), 0);
   DataInputError unmapped = dataError([&] {
-    load(kShared, {R"({"N": 2, "X": [[1, 0, 0], [0, 1, 0]], "y": ["spam", "eggs"]})"},
+    load(kJsonShared, {R"({"N": 2, "X": [[1, 0, 0], [0, 1, 0]], "y": ["spam", "eggs"]})"},
          {parseCategoricalMapping("y=spam:1,ham:0")});
   });
   EXPECT_EQ(unmapped.kind(), DataErrorKind::Mapping);
   EXPECT_TRUE(contains(unmapped.what(), "y[2] is a string \"eggs\", which the categorical mapping of 'y' does not list"))
       << unmapped.what();
-  DataInputError unused = dataError([&] { load(kShared, {kClient}, {parseCategoricalMapping("label=a:1")}); });
+  DataInputError unused = dataError([&] { load(kJsonShared, {kClient}, {parseCategoricalMapping("label=a:1")}); });
   EXPECT_STREQ(unused.what(), "the categorical mapping of 'label' matches no CSV column and no JSON variable");
 }
 
@@ -217,7 +217,7 @@ TEST_F(JsonData, PartitionFiles) {
   EXPECT_TRUE(contains(none.what(), "client_2.json: client 'client_2': the partition is empty")) << none.what();
 
   DataTexts t;
-  t.sharedJson = text("data.json", kShared);
+  t.sharedJson = text("data.json", kJsonShared);
   t.partitionJson = {text("a/north.json", kClient), text("b/north.json", kClient)};
   DataInputError same = dataError([&] { loadDataTexts(schema_, t); });
   EXPECT_STREQ(same.what(), "b/north.json: the label 'north' is also the label of a/north.json; give each partition "
@@ -236,7 +236,7 @@ TEST_F(JsonData, WhichSourcesAreNeeded) {
   EXPECT_EQ(noShared.kind(), DataErrorKind::Missing);
   EXPECT_STREQ(noShared.what(), "no shared data given: the model's data { } declares D, sd, M, Z, t (give them in a "
                                 "CmdStan JSON file)");
-  t.sharedJson = text("data.json", kShared);
+  t.sharedJson = text("data.json", kJsonShared);
   t.partitionJson.clear();
   EXPECT_STREQ(dataError([&] { loadDataTexts(schema_, t); }).what(),
                "no per-client data given: the model is partitioned by 'client'; give one JSON file per client or a "

@@ -7,8 +7,8 @@
 namespace pvi::test {
 namespace {
 
-const char* const kModel = kClientRegressionModel;
-const char* const kShared = kClientRegressionShared;
+const char* const kMessageModel = kClientRegressionModel;
+const char* const kMessageShared = kClientRegressionShared;
 const size_t kMiB = size_t{1} << 20;
 const std::string kHuge = std::string(kMiB, 'q');
 // What a shortened echo of kHuge shows: its first characters, then its length.
@@ -17,11 +17,11 @@ const std::string kHugeLength = "(1048576 characters)";
 
 class MessageText : public ::testing::Test {
  protected:
-  void SetUp() override { schema_ = schemaOf(kModel); }
+  void SetUp() override { schema_ = schemaOf(kMessageModel); }
   DataInputError csvError(const std::string& csv) {
     return dataError([&] {
       DataTexts t;
-      t.sharedJson = text("data.json", kShared);
+      t.sharedJson = text("data.json", kMessageShared);
       t.partitionCsv = text("clients.csv", csv);
       loadDataTexts(schema_, t);
     });
@@ -86,7 +86,7 @@ TEST_F(MessageText, HugeCsvHeaderTwice) {
 TEST_F(MessageText, HugePartitionColumnName) {
   DataInputError e = dataError([&] {
     DataTexts t;
-    t.sharedJson = text("data.json", kShared);
+    t.sharedJson = text("data.json", kMessageShared);
     t.partitionCsv = text("clients.csv", "client,y,X.1,X.2,z\na,0.5,1,2,0\nb,1.5,3,4,1\n");
     t.partitionBy = kHuge;
     loadDataTexts(schema_, t);
@@ -120,7 +120,7 @@ TEST_F(MessageText, HugeTokenInMalformedJson) {
 TEST_F(MessageText, HugeMappingColumn) {
   DataInputError e = dataError([&] {
     DataTexts t;
-    t.sharedJson = text("data.json", kShared);
+    t.sharedJson = text("data.json", kMessageShared);
     t.partitionCsv = text("clients.csv", "client,y,X.1,X.2,z\na,0.5,1,2,0\nb,1.5,3,4,1\n");
     t.mappings = {CategoricalMapping{kHuge, {{"yes", 1}}}};
     loadDataTexts(schema_, t);

@@ -9,7 +9,7 @@
 namespace pvi::test {
 namespace {
 
-const char* kModel = R"(
+const char* kLabelsModel = R"(
 @partition(client)
 data { real<lower=0> sigma; }
 data per client { int<lower=0> N; vector[N] y; }
@@ -22,7 +22,7 @@ const std::string kLong300(300, 'x');
 
 class PartitionLabels : public ::testing::Test {
  protected:
-  void SetUp() override { schema_ = schemaOf(kModel); }
+  void SetUp() override { schema_ = schemaOf(kLabelsModel); }
   BoundData loadCsv(const std::string& csv) {
     DataTexts t;
     t.sharedJson = text("data.json", R"({"sigma": 1})");

@@ -117,7 +117,7 @@ TEST(MemoryLimitTest, ByteSizes) {
 }
 
 // A global, a local per partition and a generated quantity, each sized by its own int.
-const char* kModel = R"(
+const char* kSizeModel = R"(
 @partition(client)
 data { int<lower=0> K; int<lower=0> N; }
 data per client { int<lower=0> M; vector[M] y; int<lower=0> L; }
@@ -138,7 +138,7 @@ class SizeLimits : public ::testing::Test {
  protected:
   void SetUp() override {
     unsetenv(kMemoryLimitVariable);
-    c_ = compileModel(kModel);
+    c_ = compileModel(kSizeModel);
     ASSERT_TRUE(c_.jit) << c_.errors;
   }
   // Binds the data and returns "accepted" or the DataError's message; any other exception (a

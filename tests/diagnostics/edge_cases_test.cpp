@@ -24,7 +24,7 @@ namespace {
 using test::readDraws;
 using test::relativeError;
 
-constexpr double kTolerance = 1e-8;
+constexpr double kEdgeTolerance = 1e-8;
 
 void expectAllNaN(const Diagnostics& d) {
   EXPECT_TRUE(std::isnan(d.rhat));
@@ -45,12 +45,12 @@ TEST(EdgeCases, OneConstantChainAmongOthersIsDiagnosed) {
   Eigen::MatrixXd x = readDraws("ar07");
   x.col(2).setConstant(0.5);
   const Diagnostics d = diagnose(x);
-  EXPECT_LT(relativeError(d.rhat, 1.5225884176453428), kTolerance);
-  EXPECT_LT(relativeError(d.essBulk, 129.32505517330711), kTolerance);
-  EXPECT_LT(relativeError(d.essTail, 268.75784112711085), kTolerance);
-  EXPECT_LT(relativeError(essBasic(x), 127.37606691974561), kTolerance);
-  EXPECT_LT(relativeError(d.mcseMean, 0.10938149130586206), kTolerance);
-  EXPECT_LT(relativeError(d.mcseSd, 0.08086491557897936), kTolerance);
+  EXPECT_LT(relativeError(d.rhat, 1.5225884176453428), kEdgeTolerance);
+  EXPECT_LT(relativeError(d.essBulk, 129.32505517330711), kEdgeTolerance);
+  EXPECT_LT(relativeError(d.essTail, 268.75784112711085), kEdgeTolerance);
+  EXPECT_LT(relativeError(essBasic(x), 127.37606691974561), kEdgeTolerance);
+  EXPECT_LT(relativeError(d.mcseMean, 0.10938149130586206), kEdgeTolerance);
+  EXPECT_LT(relativeError(d.mcseSd, 0.08086491557897936), kEdgeTolerance);
 }
 
 TEST(EdgeCases, ANaNDrawGivesNaN) {
@@ -68,8 +68,8 @@ TEST(EdgeCases, ANaNMiddleDrawIsDroppedBySplitting) {
   Eigen::MatrixXd x = readDraws("odd");
   x(100, 1) = std::numeric_limits<double>::quiet_NaN();
   EXPECT_TRUE(std::isnan(rhat(x)));
-  EXPECT_LT(relativeError(essBulk(x), 113.53695584631507), kTolerance);
-  EXPECT_LT(relativeError(essBasic(x), 113.7726666724476), kTolerance);
+  EXPECT_LT(relativeError(essBulk(x), 113.53695584631507), kEdgeTolerance);
+  EXPECT_LT(relativeError(essBasic(x), 113.7726666724476), kEdgeTolerance);
   EXPECT_TRUE(std::isnan(essTail(x)));
   EXPECT_TRUE(std::isnan(mcseMean(x)));
 }
@@ -80,15 +80,15 @@ TEST(EdgeCases, InfiniteDrawsLeaveOnlyRankBasedDiagnostics) {
   Eigen::MatrixXd x = readDraws("ar07");
   x(4, 1) = std::numeric_limits<double>::infinity();
   const Diagnostics d = diagnose(x);
-  EXPECT_LT(relativeError(d.rhat, 1.0097961202104633), kTolerance);
-  EXPECT_LT(relativeError(d.essBulk, 157.42872137883779), kTolerance);
+  EXPECT_LT(relativeError(d.rhat, 1.0097961202104633), kEdgeTolerance);
+  EXPECT_LT(relativeError(d.essBulk, 157.42872137883779), kEdgeTolerance);
   EXPECT_TRUE(std::isnan(d.essTail));
   EXPECT_TRUE(std::isnan(essBasic(x)));
   EXPECT_TRUE(std::isnan(d.mcseMean));
   EXPECT_TRUE(std::isnan(d.mcseSd));
   x(4, 1) = -std::numeric_limits<double>::infinity();
-  EXPECT_LT(relativeError(rhat(x), 1.0112372324812913), kTolerance);
-  EXPECT_LT(relativeError(essBulk(x), 157.30393497995817), kTolerance);
+  EXPECT_LT(relativeError(rhat(x), 1.0112372324812913), kEdgeTolerance);
+  EXPECT_LT(relativeError(essBulk(x), 157.30393497995817), kEdgeTolerance);
 }
 
 // Fewer than 4 draws a chain: NaN (a split chain has one draw at most). posterior 1.4 gives
@@ -106,13 +106,13 @@ TEST(EdgeCases, FewerThanFourDrawsAChainGiveNaN) {
 // ESS needs 3 draws a split chain (6 a chain); R-hat 2.
 TEST(EdgeCases, ShortChainsMatchPosterior) {
   const Eigen::MatrixXd x = readDraws("ar07");
-  EXPECT_LT(relativeError(rhat(x.topRows(4)), 1.870174143078648), kTolerance);
+  EXPECT_LT(relativeError(rhat(x.topRows(4)), 1.870174143078648), kEdgeTolerance);
   EXPECT_TRUE(std::isnan(essBulk(x.topRows(4))));
-  EXPECT_LT(relativeError(rhat(x.topRows(5)), 1.733610551234086), kTolerance);
+  EXPECT_LT(relativeError(rhat(x.topRows(5)), 1.733610551234086), kEdgeTolerance);
   EXPECT_TRUE(std::isnan(essBulk(x.topRows(5))));
-  EXPECT_LT(relativeError(essBasic(x.topRows(6)), 12.0), kTolerance);
-  EXPECT_LT(relativeError(essBulk(x.topRows(6)), 12.0), kTolerance);
-  EXPECT_LT(relativeError(rhat(x.topRows(6)), 1.8443262890506875), kTolerance);
+  EXPECT_LT(relativeError(essBasic(x.topRows(6)), 12.0), kEdgeTolerance);
+  EXPECT_LT(relativeError(essBulk(x.topRows(6)), 12.0), kEdgeTolerance);
+  EXPECT_LT(relativeError(rhat(x.topRows(6)), 1.8443262890506875), kEdgeTolerance);
 }
 
 TEST(EdgeCases, QuantileProbabilities) {
@@ -120,8 +120,8 @@ TEST(EdgeCases, QuantileProbabilities) {
   EXPECT_THROW(essQuantile(x, 1.5), std::invalid_argument);
   EXPECT_THROW(essQuantile(x, std::nan("")), std::invalid_argument);
   // posterior: ess_quantile(x, c(0, 1)) on ar07 (prob 1 is moved to (S - 0.5) / S)
-  EXPECT_LT(relativeError(essQuantile(x, 0.0), 816.49316186976932), kTolerance);
-  EXPECT_LT(relativeError(essQuantile(x, 1.0), 816.49316186976932), kTolerance);
+  EXPECT_LT(relativeError(essQuantile(x, 0.0), 816.49316186976932), kEdgeTolerance);
+  EXPECT_LT(relativeError(essQuantile(x, 1.0), 816.49316186976932), kEdgeTolerance);
 }
 
 }  // namespace

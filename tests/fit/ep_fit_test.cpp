@@ -18,7 +18,7 @@ namespace pvi::test {
 namespace {
 
 constexpr int kGroups = 8, kPerGroup = 5;
-constexpr double kPriorSd = 3.0;
+constexpr double kEpPriorSd = 3.0;
 
 struct Hierarchy {
   Compiled compiled;
@@ -56,7 +56,7 @@ model { mu ~ normal(0, 3); a ~ normal(mu, 1); y ~ normal(a, 1); }
     out.model = std::make_unique<CompiledModel>(out.compiled.jit->code(), out.compiled.lowered->info, DataBlock{},
                                                 std::move(parts));
     const double v = 1.0 + 1.0 / kPerGroup;  // Var(ybar_j | mu)
-    double precision = 1.0 / (kPriorSd * kPriorSd), weighted = 0.0;
+    double precision = 1.0 / (kEpPriorSd * kEpPriorSd), weighted = 0.0;
     for (double b : ybar) precision += 1.0 / v, weighted += b / v;
     out.muMean = weighted / precision;
     out.muSd = std::sqrt(1.0 / precision);

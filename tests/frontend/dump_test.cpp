@@ -50,11 +50,11 @@ TEST_P(DumpTest, CommandLineMatchesLibrary) {
   EXPECT_EQ(factors.out, readText(sourceDir() / "tests" / "dump" / (name() + ".factors")));
 }
 
-std::string exampleName(const ::testing::TestParamInfo<std::filesystem::path>& info) {
+std::string dumpCaseName(const ::testing::TestParamInfo<std::filesystem::path>& info) {
   return info.param.parent_path().filename().string();
 }
 
-INSTANTIATE_TEST_SUITE_P(All, DumpTest, ::testing::ValuesIn(exampleModels()), exampleName);
+INSTANTIATE_TEST_SUITE_P(All, DumpTest, ::testing::ValuesIn(exampleModels()), dumpCaseName);
 
 }  // namespace
 }  // namespace pvi::test

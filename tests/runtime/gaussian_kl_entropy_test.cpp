@@ -11,7 +11,7 @@ namespace {
 // Random cases: covariance condition numbers <= 4 and D <= 10, so both the runtime's Cholesky
 // evaluation and the LU reference are accurate to ~1e-14 relative; 1e-10 leaves ample margin,
 // while a wrong term (trace, quadratic, log-det, the constant D) is off by O(1).
-constexpr double kTol = 1e-10;
+constexpr double kKlTol = 1e-10;
 
 // The hand-computed case.
 //   q1: m1 = (1, 2),  S1 = [[2, 1], [1, 2]],  det S1 = 3
@@ -65,7 +65,7 @@ TEST(KlEntropy, KlIsNonNegativeAndSmallForNearbyDistributions) {
   shifted.m += dm;
   const double expected = 0.5 * dm.dot(q.S.inverse() * dm);  // exact for a pure mean shift
   EXPECT_GE(kl(q, shifted), 0.0);
-  EXPECT_NEAR(kl(q, shifted), expected, kTol * expected);  // relative, although KL ~ 1e-12
+  EXPECT_NEAR(kl(q, shifted), expected, kKlTol * expected);  // relative, although KL ~ 1e-12
 }
 
 class KlEntropyDims : public ::testing::TestWithParam<int> {};
@@ -75,8 +75,8 @@ TEST_P(KlEntropyDims, FullKlMatchesClosedForm) {
   for (int k = 0; k < 5; ++k) {
     const FullStandard q1 = randomFull(GetParam(), rng), q2 = randomFull(GetParam(), rng);
     const double ref = refKl(q1, q2);
-    EXPECT_NEAR(kl(q1, q2), ref, kTol * std::max(1.0, ref));
-    EXPECT_NEAR(bregmanKl(q1, q2), ref, kTol * std::max(1.0, ref));
+    EXPECT_NEAR(kl(q1, q2), ref, kKlTol * std::max(1.0, ref));
+    EXPECT_NEAR(bregmanKl(q1, q2), ref, kKlTol * std::max(1.0, ref));
     EXPECT_GT(kl(q1, q2), 0.0);
   }
 }
@@ -86,12 +86,12 @@ TEST_P(KlEntropyDims, FullEntropyMatchesClosedFormAndIdentity) {
   for (int k = 0; k < 5; ++k) {
     const FullStandard q = randomFull(GetParam(), rng);
     const double ref = refEntropy(q);
-    EXPECT_NEAR(entropy(q), ref, kTol * std::max(1.0, std::abs(ref)));
+    EXPECT_NEAR(entropy(q), ref, kKlTol * std::max(1.0, std::abs(ref)));
     // Exponential family: H = A(eta) - <eta, mu>.
     const FullNatural eta = toNatural(q);
-    EXPECT_NEAR(logPartition(eta) - inner(eta, toMean(q)), ref, kTol * std::max(1.0, std::abs(ref)));
+    EXPECT_NEAR(logPartition(eta) - inner(eta, toMean(q)), ref, kKlTol * std::max(1.0, std::abs(ref)));
     // The stable form's shortcut (sum of the log-Cholesky diagonal).
-    EXPECT_NEAR(entropy(toStable(q)), ref, kTol * std::max(1.0, std::abs(ref)));
+    EXPECT_NEAR(entropy(toStable(q)), ref, kKlTol * std::max(1.0, std::abs(ref)));
   }
 }
 
@@ -100,14 +100,14 @@ TEST_P(KlEntropyDims, MeanFieldMatchesFullOnDiagonalCovariances) {
   for (int k = 0; k < 5; ++k) {
     const MeanFieldStandard q1 = randomMeanField(GetParam(), rng), q2 = randomMeanField(GetParam(), rng);
     const double refK = refKl(asFull(q1), asFull(q2));
-    EXPECT_NEAR(kl(q1, q2), refK, kTol * std::max(1.0, refK));
-    EXPECT_NEAR(kl(q1, q2), kl(asFull(q1), asFull(q2)), kTol * std::max(1.0, refK));
+    EXPECT_NEAR(kl(q1, q2), refK, kKlTol * std::max(1.0, refK));
+    EXPECT_NEAR(kl(q1, q2), kl(asFull(q1), asFull(q2)), kKlTol * std::max(1.0, refK));
     const double refH = refEntropy(asFull(q1));
-    EXPECT_NEAR(entropy(q1), refH, kTol * std::max(1.0, std::abs(refH)));
-    EXPECT_NEAR(entropy(q1), entropy(asFull(q1)), kTol * std::max(1.0, std::abs(refH)));
-    EXPECT_NEAR(entropy(toStable(q1)), refH, kTol * std::max(1.0, std::abs(refH)));
+    EXPECT_NEAR(entropy(q1), refH, kKlTol * std::max(1.0, std::abs(refH)));
+    EXPECT_NEAR(entropy(q1), entropy(asFull(q1)), kKlTol * std::max(1.0, std::abs(refH)));
+    EXPECT_NEAR(entropy(toStable(q1)), refH, kKlTol * std::max(1.0, std::abs(refH)));
     const MeanFieldNatural eta = toNatural(q1);
-    EXPECT_NEAR(logPartition(eta) - inner(eta, toMean(q1)), refH, kTol * std::max(1.0, std::abs(refH)));
+    EXPECT_NEAR(logPartition(eta) - inner(eta, toMean(q1)), refH, kKlTol * std::max(1.0, std::abs(refH)));
   }
 }
 

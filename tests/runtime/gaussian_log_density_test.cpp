@@ -10,9 +10,9 @@
 namespace pvi::test {
 namespace {
 
-constexpr double kTol = 1e-10;
+constexpr double kDensityTol = 1e-10;
 
-double tol(double ref) { return kTol * std::max(1.0, std::abs(ref)); }
+double tol(double ref) { return kDensityTol * std::max(1.0, std::abs(ref)); }
 
 TEST(LogDensity, HandComputed) {
   // Standard normal at 0: -log(2 pi)/2.

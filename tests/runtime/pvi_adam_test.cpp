@@ -109,12 +109,12 @@ void checkMonteCarloUnbiased(Schedule schedule, int clients) {
   EXPECT_LT(sd(7), 0.25 * std::sqrt(S(1, 1) * S(2, 2)));
 }
 
-std::string caseName(const ::testing::TestParamInfo<std::tuple<Schedule, int>>& info) {
+std::string adamCaseName(const ::testing::TestParamInfo<std::tuple<Schedule, int>>& info) {
   return scheduleName(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param)) + "clients";
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSchedules, AdamConjugate,
-                         ::testing::Combine(::testing::ValuesIn(kAllSchedules), ::testing::Values(1, 3, 10)), caseName);
+                         ::testing::Combine(::testing::ValuesIn(kAllSchedules), ::testing::Values(1, 3, 10)), adamCaseName);
 
 // The threaded asynchronous executor's arrival order depends on timing, so its replicate
 // statistics are not reproducible and a 5-sigma test on them would fail at random now and then;
@@ -129,7 +129,7 @@ INSTANTIATE_TEST_SUITE_P(DeterministicSchedules, AdamMonteCarlo,
                          ::testing::Combine(::testing::Values(Schedule::SequentialFixed, Schedule::SequentialRandom,
                                                               Schedule::Synchronous, Schedule::AsyncVirtualTime),
                                             ::testing::Values(1, 3, 10)),
-                         caseName);
+                         adamCaseName);
 
 // A likelihood that can mini-batch: the linear model's partition with the likelihood part scaled
 // by N / |batch| (an unbiased estimate of f).

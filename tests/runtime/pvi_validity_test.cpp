@@ -121,7 +121,7 @@ TEST_P(InvalidUpdates, AreNeverApplied) {
   }
 }
 
-std::string caseName(const ::testing::TestParamInfo<std::tuple<Schedule, Misbehaviour>>& info) {
+std::string misbehaviourCaseName(const ::testing::TestParamInfo<std::tuple<Schedule, Misbehaviour>>& info) {
   static const char* const names[] = {"NaN", "HopelesslyInvalid", "InvalidAtFullSize", "Fails"};
   return scheduleName(std::get<0>(info.param)) + "_" + names[static_cast<int>(std::get<1>(info.param))];
 }
@@ -130,7 +130,7 @@ INSTANTIATE_TEST_SUITE_P(AllSchedules, InvalidUpdates,
                          ::testing::Combine(::testing::ValuesIn(kAllSchedules),
                                             ::testing::Values(Misbehaviour::NaN, Misbehaviour::HopelesslyInvalid,
                                                               Misbehaviour::InvalidAtFullSize, Misbehaviour::Fails)),
-                         caseName);
+                         misbehaviourCaseName);
 
 TEST(InvalidUpdates, NonFiniteLikelihoodFailsTheUpdate) {
   LinearGaussianModel model(40, 3, 4, 78);
