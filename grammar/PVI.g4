@@ -15,10 +15,15 @@ identList
   : IDENT (',' IDENT)*
   ;
 
-// Blocks. `per NAME` ties a block to the partition NAME declared by @partition(NAME).
+// Blocks. `per NAME` ties a block to the partition NAME declared by @partition(NAME). Stan's
+// names are accepted too: `parameters` is `global` and `generated quantities` is `generated`
+// (`quantities` is matched as a name, so that it stays usable as a variable's name), and Stan's
+// `transformed data` and `transformed parameters` blocks (compiler/desugar).
 block
   : kind=('data' | 'local') perPartition? '{' statement* '}'
-  | kind=('hyper' | 'global' | 'model' | 'generated') '{' statement* '}'
+  | kind=('hyper' | 'global' | 'parameters' | 'model') '{' statement* '}'
+  | kind='generated' quantities=IDENT? '{' statement* '}'
+  | kind='transformed' which=('data' | 'parameters') '{' statement* '}'
   ;
 
 perPartition

@@ -84,13 +84,28 @@ struct Stmt {
   // For: {body}; If: {then, else?}; Block: statements
   std::vector<StmtPtr> body;
 
+  // A declaration at the top of the generated block is a generated quantity (written) unless this
+  // is false: a copy of a `transformed data` declaration (compiler/desugar/TransformedBlocks.hpp).
+  bool output = true;
+
   // sema
   Symbol* declared = nullptr;  // Decl and For: the symbol introduced
 };
 
 // Blocks and program ---------------------------------------------------------------------------
 
-enum class BlockKind { Data, PartitionData, Hyper, Global, Local, Model, Generated };
+// In the order blocks must come in (the checker compares ranks).
+enum class BlockKind {
+  Data,
+  PartitionData,
+  TransformedData,
+  Hyper,
+  Global,
+  Local,
+  TransformedParameters,
+  Model,
+  Generated
+};
 
 const char* blockKeyword(BlockKind k);  // "data", "data per", ...
 
@@ -98,6 +113,7 @@ struct Block {
   BlockKind kind;
   Span span;
   Span keywordSpan;
+  std::string spelling;   // the keyword as written where it is Stan's ("parameters", "generated quantities")
   std::string partition;  // for `data per P` and `local per P`; empty otherwise
   Span partitionSpan;
   std::vector<StmtPtr> stmts;

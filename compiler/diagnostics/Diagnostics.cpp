@@ -33,6 +33,13 @@ Diagnostic& Diagnostics::add(Severity s, Span span, std::string message) {
 }
 
 Diagnostic& Diagnostics::error(Span span, std::string message) {
+  // The same error at the same place once (a transformed block's statements are checked twice).
+  for (const Diagnostic& d : list_)
+    if (d.severity == Severity::Error && d.span.begin == span.begin && d.span.end == span.end &&
+        d.message == bounded(message)) {
+      spare_ = Diagnostic{Severity::Error, span, {}, {}};
+      return spare_;
+    }
   if (errors_ >= maxErrors_) {  // one more than the limit: stop the phase
     truncated_ = true;
     throw TooManyErrors{};

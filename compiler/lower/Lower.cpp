@@ -568,11 +568,12 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
       FunctionLowerer(program, m, m.partitionCheck, false).runDataCheck(ir::Source::Partition);
     }
     // The generated quantities are the declarations at the top of the generated block; those
-    // inside loops, branches and { } are temporaries.
+    // inside loops, branches and { } are temporaries, and so are copies of transformed data.
     std::unordered_set<const Stmt*> topLevel;
     for (const Block& b : program.program.blocks)
       if (b.kind == BlockKind::Generated)
-        for (const StmtPtr& s : b.stmts) topLevel.insert(s.get());
+        for (const StmtPtr& s : b.stmts)
+          if (s->output) topLevel.insert(s.get());
     for (const AssignedStatement& g : program.generated)
       if (topLevel.count(g.stmt)) (g.factor.isPrior() ? m.generatedShared : m.generatedPartition).push_back(g.stmt);
     m.constrainGlobals.name = "constrain_globals";

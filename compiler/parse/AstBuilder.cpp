@@ -49,14 +49,29 @@ class Builder {
     Block b;
     std::string kw = ctx->kind->getText();
     bool per = ctx->perPartition() != nullptr;
-    b.kind = kw == "data" ? (per ? BlockKind::PartitionData : BlockKind::Data)
+    const bool transformed = kw == "transformed";
+    if (transformed) kw = ctx->which->getText();
+    b.kind = transformed ? (kw == "data" ? BlockKind::TransformedData : BlockKind::TransformedParameters)
+           : kw == "data" ? (per ? BlockKind::PartitionData : BlockKind::Data)
            : kw == "local" ? BlockKind::Local
            : kw == "hyper" ? BlockKind::Hyper
-           : kw == "global" ? BlockKind::Global
+           : kw == "global" || kw == "parameters" ? BlockKind::Global
            : kw == "model" ? BlockKind::Model
                            : BlockKind::Generated;
     b.span = spanOf(ctx);
     b.keywordSpan = spanOf(ctx->kind);
+    if (transformed) b.keywordSpan.end = spanOf(ctx->which).end;
+    if (kw == "parameters") b.spelling = kw;
+    if (ctx->quantities != nullptr) {
+      // `generated quantities`, as in Stan; any other name there is a typo of it.
+      const std::string word = ctx->quantities->getText();
+      if (word != "quantities")
+        diags_.error(spanOf(ctx->quantities), "unexpected '" + word +
+                                                  "' after 'generated'; the block is 'generated' or, as in Stan, "
+                                                  "'generated quantities'");
+      b.spelling = "generated quantities";
+      b.keywordSpan = Span{b.keywordSpan.begin, spanOf(ctx->quantities).end};
+    }
     if (per) {
       b.partition = ctx->perPartition()->IDENT()->getText();
       b.partitionSpan = spanOf(ctx->perPartition()->IDENT()->getSymbol());

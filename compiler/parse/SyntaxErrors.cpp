@@ -29,7 +29,7 @@ std::string describeExpected(antlr4::Parser* parser, const antlr4::misc::Interva
     }
     names.push_back(friendlyTokenName(parser->getVocabulary().getDisplayName(type)));
   }
-  if (names.empty() || names.size() > 8) return "";
+  if (names.empty() || names.size() > 10) return "";
   std::string out = "; expected ";
   for (size_t i = 0; i < names.size(); ++i) {
     if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
@@ -68,6 +68,9 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
     } catch (...) {
     }
     message = "unexpected " + describeToken(offending) + describeExpected(parser, expected);
+    // Where a block may start, Stan's block that pvic does not have yet.
+    if (offending->getText() == "functions" && describeExpected(parser, expected).find("'model'") != std::string::npos)
+      message += "; Stan's 'functions' block is not supported yet (docs/language.md, section 11)";
   }
   diags_.error(at, "syntax error: " + message);
 }

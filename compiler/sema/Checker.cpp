@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "compiler/sema/Check.hpp"
+#include "compiler/desugar/TransformedBlocks.hpp"
 #include "compiler/sema/Checker.hpp"
 
 namespace pvi {
@@ -9,6 +10,8 @@ const char* blockKeyword(BlockKind k) {
   switch (k) {
     case BlockKind::Data: return "data";
     case BlockKind::PartitionData: return "data per";
+    case BlockKind::TransformedData: return "transformed data";
+    case BlockKind::TransformedParameters: return "transformed parameters";
     case BlockKind::Hyper: return "hyper";
     case BlockKind::Global: return "global";
     case BlockKind::Local: return "local per";
@@ -28,7 +31,7 @@ namespace {
 
 std::string blockName(const Block& b) {
   if (b.kind == BlockKind::Local && b.partition.empty()) return "local";  // reported as an error
-  std::string s = blockKeyword(b.kind);
+  std::string s = b.spelling.empty() ? blockKeyword(b.kind) : b.spelling;
   if (!b.partition.empty()) s += " " + b.partition;
   return s;
 }
@@ -42,6 +45,8 @@ SymbolKind symbolKindOf(BlockKind k) {
   switch (k) {
     case BlockKind::Data: return SymbolKind::SharedData;
     case BlockKind::PartitionData: return SymbolKind::PartitionData;
+    case BlockKind::TransformedData:  // emptied into the model and generated blocks before checking
+    case BlockKind::TransformedParameters: return SymbolKind::ModelVar;
     case BlockKind::Hyper: return SymbolKind::Hyper;
     case BlockKind::Global: return SymbolKind::Global;
     case BlockKind::Local: return SymbolKind::Local;
@@ -123,6 +128,7 @@ std::string closestName(const std::string& name, const std::vector<std::string>&
 CheckedProgram checkProgram(Program program, Diagnostics& diags) {
   CheckedProgram out;
   out.program = std::move(program);
+  inlineTransformedBlocks(out.program, diags);
   Checker(out, diags).run();
   return out;
 }
@@ -175,7 +181,9 @@ void Checker::checkAnnotations() {
 }
 
 void Checker::checkBlockOrder() {
-  static const char* order = "data, data per P, hyper, global, local per P, model, generated";
+  static const char* order =
+      "data, data per P, transformed data, hyper, global (parameters), local per P, transformed parameters, model, "
+      "generated";
   const Block* model = nullptr;
   int lastRank = -1;
   const Block* last = nullptr;
@@ -184,7 +192,12 @@ void Checker::checkBlockOrder() {
     int rank = static_cast<int>(b.kind);
     for (const Block* s : seen) {
       if (s->kind == b.kind && s->partition == b.partition) {
-        Diagnostic& d = diags_.error(b.keywordSpan, "duplicate '" + blockName(b) + "' block");
+        // `parameters` and `global` (or `generated quantities` and `generated`) are one block.
+        const bool renamed = blockName(b) != blockName(*s);
+        Diagnostic& d = diags_.error(b.keywordSpan, "duplicate '" + blockName(b) + "' block" +
+                                                        (renamed ? " ('" + blockName(b) + "' and '" + blockName(*s) +
+                                                                       "' are two names of one block)"
+                                                                 : std::string()));
         Diagnostics::note(d, s->keywordSpan, "the first '" + blockName(*s) + "' block is here");
         break;
       }

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -27,11 +28,11 @@ struct Fitted {
   ProcessResult process;
   nlohmann::json summary, reference;
 };
-Fitted fitPosterior(const std::string& name, const std::string& options) {
+Fitted fitPosterior(const std::string& name, const std::string& options, const std::string& model = "model.pvi") {
   const std::string dir = std::string(PVI_SOURCE_DIR) + "/tests/posteriordb/" + name;
   const TempDir out;
   Fitted f;
-  f.process = run(pvic() + " run " + dir + "/model.pvi --data " + dir + "/data.json " + options +
+  f.process = run(pvic() + " run " + dir + "/" + model + " --data " + dir + "/data.json " + options +
                   " --progress never -o " + (out.path / "fit.csv").string());
   if (std::filesystem::exists(out.path / "fit-summary.json"))
     f.summary = nlohmann::json::parse(slurp(out.path / "fit-summary.json"));
@@ -69,15 +70,20 @@ TEST_P(Posteriordb, DefaultFitMatchesTheReferenceOrSaysItCannot) {
 // reference's from posteriordb's), every sd within 10%. The chains start at draws from the Laplace
 // approximation: from Stan's uniform start in [-2, 2], one arma11 chain in two of seeds 1-4 began
 // at |theta| > 1, where the density is ~exp(-1e12), and never left (R-hat 1.6).
-TEST_P(Posteriordb, NutsMatchesTheReference) {
-  const Fitted f = fitPosterior(GetParam(), "--algorithm nuts");
+void expectNutsMatchesTheReference(const std::string& posterior, const std::string& model) {
+  const Fitted f = fitPosterior(posterior, "--algorithm nuts", model);
   const ProcessResult& r = f.process;
-  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  ASSERT_EQ(r.exitCode, 0) << posterior << r.out << r.err;
   EXPECT_NE(r.out.find("start: chains start at draws from the Laplace approximation"), std::string::npos) << r.out;
   const nlohmann::json& summary = f.summary;
   const nlohmann::json& reference = f.reference;
   std::size_t compared = 0;
-  for (const auto& p : summary["parameters"]) {
+  // The parameters and the quantities computed from them (transformed parameters are written as
+  // generated quantities, as the reference draws include them).
+  nlohmann::json summarised = summary["parameters"];
+  if (summary.contains("generated_quantities") && summary["generated_quantities"].is_array())
+    for (const auto& g : summary["generated_quantities"]) summarised.push_back(g);
+  for (const auto& p : summarised) {
     const std::string name = p["name"];
     if (!reference.contains(name)) continue;
     const double refMean = reference[name]["mean"], refSd = reference[name]["sd"];
@@ -89,10 +95,61 @@ TEST_P(Posteriordb, NutsMatchesTheReference) {
   EXPECT_EQ(compared, reference.size());
 }
 
+TEST_P(Posteriordb, NutsMatchesTheReference) { expectNutsMatchesTheReference(GetParam(), "model.pvi"); }
+
+// posteriordb's Stan program, unchanged (model.stan), is the same model as its translation: pvic
+// checks it without an error and, fitted with the same seed, writes the same draws.
+void expectTheStanProgramGivesTheTranslationsDraws(const std::string& name) {
+  const std::string dir = std::string(PVI_SOURCE_DIR) + "/tests/posteriordb/" + name;
+  const ProcessResult check = run(pvic() + " check " + dir + "/model.stan");
+  EXPECT_EQ(check.exitCode, 0) << check.out << check.err;
+  const TempDir out;
+  std::string draws[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::string csv = (out.path / (i == 0 ? "stan.csv" : "pvi.csv")).string();
+    const ProcessResult r = run(pvic() + " run " + dir + (i == 0 ? "/model.stan" : "/model.pvi") + " --data " + dir +
+                                "/data.json --seed 11 --draws 100 --progress never -o " + csv);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    // The rows and the header without the comment lines (they name the model file).
+    std::istringstream text(slurp(csv));
+    for (std::string line; std::getline(text, line);)
+      if (!line.empty() && line[0] != '#') draws[i] += line + "\n";
+  }
+  EXPECT_FALSE(draws[0].empty());
+  EXPECT_EQ(draws[0], draws[1]);
+}
+
+TEST_P(Posteriordb, TheStanProgramRunsUnchangedAndGivesTheTranslationsDraws) {
+  expectTheStanProgramGivesTheTranslationsDraws(GetParam());
+}
+
 INSTANTIATE_TEST_SUITE_P(SevenPosteriors, Posteriordb,
                          ::testing::Values("kidiq-kidscore_momhs", "kidiq-kidscore_momiq", "kidiq-kidscore_momhsiq",
                                            "earnings-earn_height", "mesquite-mesquite", "kilpisjarvi_mod-kilpisjarvi",
                                            "arma-arma11"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
+
+// Stan programs with a `transformed parameters` block (compiler/desugar/TransformedBlocks.hpp),
+// run unchanged: the same draws as the translation that computes the transformed parameters in the
+// model and generated blocks, and NUTS on the Stan program matches posteriordb's reference for the
+// parameters and the transformed parameters it writes (eight schools' theta).
+class StanTransformedBlocks : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(StanTransformedBlocks, TheStanProgramGivesTheTranslationsDraws) {
+  expectTheStanProgramGivesTheTranslationsDraws(GetParam());
+}
+
+TEST_P(StanTransformedBlocks, NutsOnTheStanProgramMatchesTheReference) {
+  expectNutsMatchesTheReference(GetParam(), "model.stan");
+}
+
+INSTANTIATE_TEST_SUITE_P(Posteriordb, StanTransformedBlocks,
+                         ::testing::Values("eight_schools-eight_schools_noncentered"),
                          [](const auto& info) {
                            std::string name = info.param;
                            for (char& c : name)

@@ -33,6 +33,7 @@ POSTERIORS = [
     "mesquite-mesquite",
     "kilpisjarvi_mod-kilpisjarvi",
     "arma-arma11",
+    "eight_schools-eight_schools_noncentered",
 ]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -106,8 +107,11 @@ def make(repo, name):
     info = json.loads(git_show(repo, paths["draws_info"]))
     diag = info["diagnostics"]
     params = list(chains[0].keys())
-    assert diag["diagnostic_information"]["names"] == params, (params, diag)
-    ess = dict(zip(params, diag["effective_sample_size_bulk"]))
+    # The info file's diagnostics are in its own order of the names (eight_schools: mu, tau, theta
+    # where the draws have theta, mu, tau).
+    names = diag["diagnostic_information"]["names"]
+    assert sorted(names) == sorted(params), (params, diag)
+    ess = dict(zip(names, diag["effective_sample_size_bulk"]))
     per_chain = [len(c[params[0]]) for c in chains]
     parameters = {}
     for p in params:

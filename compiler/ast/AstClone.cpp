@@ -1,0 +1,50 @@
+#include "compiler/ast/AstClone.hpp"
+
+namespace pvi {
+
+namespace {
+
+ExprPtr cloneOptional(const ExprPtr& e) { return e ? cloneExpr(*e) : nullptr; }
+
+}  // namespace
+
+ExprPtr cloneExpr(const Expr& e) {
+  auto out = std::make_unique<Expr>();
+  out->kind = e.kind;
+  out->span = e.span;
+  out->text = e.text;
+  out->nameSpan = e.nameSpan;
+  out->conditional = e.conditional;
+  for (const ExprPtr& a : e.args) out->args.push_back(cloneExpr(*a));
+  for (const IndexSyntax& i : e.indices) out->indices.push_back(IndexSyntax{i.kind, cloneOptional(i.lo), cloneOptional(i.hi), i.span});
+  return out;
+}
+
+std::unique_ptr<TypeSyntax> cloneType(const TypeSyntax& t) {
+  auto out = std::make_unique<TypeSyntax>();
+  out->span = t.span;
+  for (const ExprPtr& d : t.arrayDims) out->arrayDims.push_back(cloneExpr(*d));
+  out->elem = t.elem;
+  for (const ExprPtr& d : t.elemDims) out->elemDims.push_back(cloneExpr(*d));
+  out->lower = cloneOptional(t.lower);
+  out->upper = cloneOptional(t.upper);
+  out->lowerSpan = t.lowerSpan;
+  out->upperSpan = t.upperSpan;
+  return out;
+}
+
+StmtPtr cloneStmt(const Stmt& s) {
+  auto out = std::make_unique<Stmt>();
+  out->kind = s.kind;
+  out->span = s.span;
+  if (s.declType) out->declType = cloneType(*s.declType);
+  out->name = s.name;
+  out->nameSpan = s.nameSpan;
+  out->op = s.op;
+  out->output = s.output;
+  for (const ExprPtr& e : s.exprs) out->exprs.push_back(cloneExpr(*e));
+  for (const StmtPtr& b : s.body) out->body.push_back(cloneStmt(*b));
+  return out;
+}
+
+}  // namespace pvi

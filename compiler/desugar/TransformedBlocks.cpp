@@ -1,0 +1,78 @@
+#include "compiler/desugar/TransformedBlocks.hpp"
+
+#include "compiler/ast/AstClone.hpp"
+
+namespace pvi {
+
+namespace {
+
+Block* firstBlock(Program& p, BlockKind kind) {
+  for (Block& b : p.blocks)
+    if (b.kind == kind) return &b;
+  return nullptr;
+}
+
+// Copies of the block's statements; top-level declarations lose their bounds (with a warning, given
+// once per declaration: `warn`) and, where `output` is false, are temporaries in the generated block.
+std::vector<StmtPtr> copies(const Block* b, bool output, bool warn, Diagnostics& diags) {
+  std::vector<StmtPtr> out;
+  if (b == nullptr) return out;
+  for (const StmtPtr& s : b->stmts) {
+    StmtPtr c = cloneStmt(*s);
+    if (c->kind == StmtKind::Decl) {
+      c->output = output;
+      TypeSyntax& t = *c->declType;
+      if ((t.lower || t.upper) && warn)
+        diags.warning(t.lower ? t.lowerSpan : t.upperSpan,
+                      "the bounds of '" + c->name + "' in the '" + blockKeyword(b->kind) +
+                          "' block are not checked yet: pvic ignores them");
+      t.lower.reset();
+      t.upper.reset();
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// `copied` followed by the block's own statements.
+void prepend(Block& b, std::vector<StmtPtr> copied) {
+  for (StmtPtr& s : b.stmts) copied.push_back(std::move(s));
+  b.stmts = std::move(copied);
+}
+
+}  // namespace
+
+void inlineTransformedBlocks(Program& program, Diagnostics& diags) {
+  Block* data = firstBlock(program, BlockKind::TransformedData);
+  Block* parameters = firstBlock(program, BlockKind::TransformedParameters);
+  if (data == nullptr && parameters == nullptr) return;
+
+  bool declaresParameters = false;
+  if (parameters != nullptr)
+    for (const StmtPtr& s : parameters->stmts) declaresParameters = declaresParameters || s->kind == StmtKind::Decl;
+  if (declaresParameters && firstBlock(program, BlockKind::Generated) == nullptr) {
+    Block generated;
+    generated.kind = BlockKind::Generated;
+    generated.span = parameters->span;
+    generated.keywordSpan = parameters->keywordSpan;
+    program.blocks.push_back(std::move(generated));
+    // push_back may have moved the blocks
+    data = firstBlock(program, BlockKind::TransformedData);
+    parameters = firstBlock(program, BlockKind::TransformedParameters);
+  }
+
+  if (Block* model = firstBlock(program, BlockKind::Model)) {
+    std::vector<StmtPtr> copied = copies(data, true, true, diags);
+    for (StmtPtr& s : copies(parameters, true, true, diags)) copied.push_back(std::move(s));
+    prepend(*model, std::move(copied));
+  }
+  if (Block* generated = firstBlock(program, BlockKind::Generated)) {
+    std::vector<StmtPtr> copied = copies(data, false, false, diags);
+    for (StmtPtr& s : copies(parameters, true, false, diags)) copied.push_back(std::move(s));
+    prepend(*generated, std::move(copied));
+  }
+  if (data != nullptr) data->stmts.clear();
+  if (parameters != nullptr) parameters->stmts.clear();
+}
+
+}  // namespace pvi
