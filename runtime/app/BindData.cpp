@@ -1,6 +1,7 @@
 #include "runtime/app/BindData.hpp"
 
 #include <filesystem>
+#include <iostream>
 
 #include "runtime/data/LoadData.hpp"
 
@@ -43,9 +44,14 @@ BoundModel bindData(const LoadedModel& m, const DataCli& d) {
   for (const std::string& spec : d.maps) s.mappings.push_back(parseCategoricalMapping(spec));
   s.options.allowSinglePartition = d.allowSinglePartition;
   BoundData bound = loadData(m.info.data, s);
+  out.notes = bound.notes;
   out.model = std::make_unique<CompiledModel>(m.code, m.info, std::move(bound.shared), std::move(bound.partitions),
                                               bound.labels, bound.locator());
   return out;
+}
+
+void printNotes(const std::string& program, const BoundModel& bound) {
+  for (const std::string& n : bound.notes) std::cerr << program << ": note: " << n << "\n";
 }
 
 int bindErrorExitCode(const std::exception& e) {

@@ -12,7 +12,11 @@ namespace pvi::app {
 struct BoundModel {
   std::unique_ptr<CompiledModel> model;
   std::vector<std::string> dataFiles;  // as given, for output headers
+  std::vector<std::string> notes;      // BoundData::notes: print them (printNotes)
 };
+
+// Each note as "PROGRAM: note: ..." on stderr.
+void printNotes(const std::string& program, const BoundModel& bound);
 
 // Throws DataError (a bad file, a value that does not fit the model) or std::invalid_argument
 // (options that do not fit together).

@@ -9,6 +9,7 @@ namespace pvi::app {
 int runCheckData(const std::string& program, const LoadedModel& lm, const DataCli& data) {
   try {
     BoundModel b = bindData(lm, data);
+    printNotes(program, b);
     const CompiledModel& m = *b.model;
     std::cout << "data OK: " << m.globalDim() << " global dimensions, " << m.hyperDim() << " hyperparameters, "
               << m.numPartitions() << " partitions";

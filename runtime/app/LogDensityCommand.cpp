@@ -37,6 +37,7 @@ std::vector<double> orZeros(const std::vector<double>& given, std::size_t n, con
 int runLogDensity(const std::string& program, const LoadedModel& lm, const DataCli& data, const LogDensityCli& p) {
   try {
     BoundModel b = bindData(lm, data);
+    printNotes(program, b);
     const CompiledModel& m = *b.model;
     std::size_t totalW = 0;
     for (std::size_t j = 0; j < m.numPartitions(); ++j) totalW += m.localDim(j);

@@ -282,7 +282,9 @@ JsonBlock readJsonBlock(const SourceText& source, const JsonTarget& target, Size
                          "no data: the JSON object is empty (" + blockName(schema, true) + " declares " +
                              std::to_string(fields.size()) + " variables)");
 
-  // Keys the block does not declare, all named (in alphabetical order: nlohmann sorts keys).
+  // Keys the block does not declare, all named (in alphabetical order: nlohmann sorts keys). As
+  // CmdStan does, they are ignored (JsonBlock::ignored), unless one is declared in the other data
+  // block: then the file is probably the wrong one, or the variable in the wrong file.
   std::vector<std::string> extra;
   std::string hint;
   for (const auto& [key, value] : root.items()) {
@@ -294,6 +296,11 @@ JsonBlock readJsonBlock(const SourceText& source, const JsonTarget& target, Size
       if (f.name == key && hint.empty())
         hint = "; '" + key + "' is declared in " + blockName(schema, !target.partition) + ", so it belongs in " +
                (target.partition ? "the shared data" : "the per-" + schema.partitionName + " data");
+  }
+  JsonBlock out;
+  if (!extra.empty() && hint.empty()) {
+    out.ignored = extra;
+    extra.clear();
   }
   if (!extra.empty()) {
     std::string names;
@@ -318,7 +325,6 @@ JsonBlock readJsonBlock(const SourceText& source, const JsonTarget& target, Size
                              " of " + blockName(schema, target.partition));
   }
 
-  JsonBlock out;
   for (const DataField& f : fields) {
     DataLocation where = base;
     where.variable = f.name;

@@ -28,6 +28,7 @@ struct JsonTarget {
 struct JsonBlock {
   DataBlock block;
   BlockOrigin origin;
+  std::vector<std::string> ignored;  // keys the model does not declare anywhere (CmdStan ignores them too)
 };
 
 // Reads a checked text (checkSourceText). `env` holds the ints known so far (for a partition,

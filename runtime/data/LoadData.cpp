@@ -32,6 +32,15 @@ bool noObservations(const std::vector<DataField>& fields, const DataBlock& block
 }
 
 // Loads checked texts.
+// "data.json: ignored the key 'x', which the model does not declare (as CmdStan ignores it)".
+std::string ignoredNote(const std::string& file, const std::vector<std::string>& keys) {
+  std::string list;
+  for (const std::string& k : keys) list += (list.empty() ? "" : ", ") + named(k);
+  const bool one = keys.size() == 1;
+  return file + ": ignored the " + (one ? "key " : "keys ") + list + ", which the model does not declare (as CmdStan " +
+         (one ? "ignores it)" : "ignores them)");
+}
+
 BoundData load(const DataSchema& schema, const DataTexts& in) {
   checkMappings(in.mappings);
   std::set<std::string> used;
@@ -41,6 +50,7 @@ BoundData load(const DataSchema& schema, const DataTexts& in) {
 
   if (in.sharedJson) {
     JsonBlock b = readJsonBlock(*in.sharedJson, {.schema = &schema}, env, in.mappings, used);
+    if (!b.ignored.empty()) out.notes.push_back(ignoredNote(in.sharedJson->name, b.ignored));
     out.shared = std::move(b.block);
     origins->shared = std::move(b.origin);
   } else if (!schema.shared.empty()) {
@@ -88,6 +98,7 @@ BoundData load(const DataSchema& schema, const DataTexts& in) {
       SizeEnvironment partEnv = env;
       JsonBlock b = readJsonBlock(src, {.schema = &schema, .partition = true, .label = label}, partEnv, in.mappings,
                                   used);
+      if (!b.ignored.empty()) out.notes.push_back(ignoredNote(src.name, b.ignored));
       if (!in.options.allowEmptyPartitions && noObservations(schema.partition, b.block))
         throw DataInputError(DataErrorKind::Partition,
                              {.file = src.name, .partitionName = schema.partitionName, .partition = label},

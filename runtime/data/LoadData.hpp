@@ -61,12 +61,17 @@ struct BoundData {
   std::vector<DataBlock> partitions;
   std::vector<std::string> labels;  // one per partition, as written in the files (or given)
   std::shared_ptr<const DataOrigins> origins;
+  // What the caller should tell the user: JSON keys the model does not declare, which were
+  // ignored (as CmdStan ignores them), one line per file.
+  std::vector<std::string> notes;
 
   // For CompiledModel: names the file, line, column and element of a value it refuses.
   DataLocator locator() const;
 };
 
-// Throw DataInputError (a DataError) on any problem; nothing is bound partially.
+// Throw DataInputError (a DataError) on any problem; nothing is bound partially. A JSON key that
+// no data block declares is ignored with a note; one that the other block declares (a shared
+// variable in a partition's file, or the reverse) is an error.
 BoundData loadData(const DataSchema& schema, const DataSources& sources);
 BoundData loadDataTexts(const DataSchema& schema, const DataTexts& texts);
 

@@ -131,6 +131,21 @@ TEST_F(JsonData, MissingAndExtraVariables) {
                                   "per client; 'D' is declared in data, so it belongs in the shared data");
 }
 
+// As CmdStan: a key no data block declares is ignored, and the note says which; a shared variable
+// in a partition's file (or the reverse) stays an error (MissingAndExtraVariables).
+TEST_F(JsonData, UndeclaredKeysAreIgnoredWithANote) {
+  BoundData d = load(R"({"D": 3, "sd": 1, "M": 2, "Z": [[1, 2, 3], [4, 5, 6.5]], "t": [0, 1], "tau": 2, "note": "x"})",
+                     {kClient, R"({"N": 1, "X": [[1, 2, 3]], "y": [1], "weight": [0.5]})"});
+  ASSERT_EQ(d.notes.size(), 2u);
+  EXPECT_EQ(d.notes[0], "data.json: ignored the keys 'note', 'tau', which the model does not declare (as CmdStan "
+                        "ignores them)");
+  EXPECT_EQ(d.notes[1], "client_2.json: ignored the key 'weight', which the model does not declare (as CmdStan "
+                        "ignores it)");
+  ASSERT_EQ(d.shared.size(), 5u);
+  EXPECT_EQ(d.shared.intAt(0, 0), 3);
+  EXPECT_TRUE(load(kJsonShared).notes.empty());
+}
+
 TEST_F(JsonData, RaggedArrays) {
   DataInputError e = sharedError(R"({"D": 3, "sd": 1, "M": 2, "Z": [[1, 2, 3], [4, 5]], "t": [0, 1]})");
   EXPECT_EQ(e.kind(), DataErrorKind::Shape);
