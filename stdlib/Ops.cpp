@@ -27,7 +27,7 @@ std::vector<KernelOp> build() {
 
   for (const char* f : {"exp", "log", "log1p", "expm1", "log1m", "lgamma", "digamma", "inv_logit", "log_inv_logit",
                         "log1m_inv_logit", "logit", "sqrt", "square", "tanh", "abs", "relu", "inv", "softmax",
-                        "log_softmax", "neg"})
+                        "log_softmax", "neg", "log10"})
     add(f, CallConv::Unary, f);
   for (const char* f : {"add", "sub", "mul", "div", "pow"}) add(std::string("ew_") + f, CallConv::EwBinary, std::string("ew_") + f);
   for (const char* f : {"pow", "fmax", "fmin"}) add(std::string(f) + "2", CallConv::ScalarBinary, f);
@@ -36,6 +36,7 @@ std::vector<KernelOp> build() {
   add("sum", CallConv::Reduce, "sum");
   add("mean", CallConv::Reduce, "mean");
   add("log_sum_exp", CallConv::Reduce, "log_sum_exp");
+  for (const char* f : {"dot_self", "variance", "sd", "prod"}) add(f, CallConv::Reduce, f);
   add("dot", CallConv::Dot, "dot");
   add("matvec", CallConv::MatVec, "matvec");
   add("vecmat", CallConv::VecMat, "vecmat");

@@ -12,9 +12,27 @@ Block* firstBlock(Program& p, BlockKind kind) {
   return nullptr;
 }
 
-// Copies of the block's statements; top-level declarations lose their bounds (with a warning, given
-// once per declaration: `warn`) and, where `output` is false, are temporaries in the generated block.
-std::vector<StmtPtr> copies(const Block* b, bool output, bool warn, Diagnostics& diags) {
+// `~` and `target +=` belong in the model block: reported where they are written (once), and
+// left out of the copies.
+void pruneDensityStatements(std::vector<StmtPtr>& stmts, const Block& b, bool report, Diagnostics& diags) {
+  std::vector<StmtPtr> kept;
+  for (StmtPtr& s : stmts) {
+    if (s->kind == StmtKind::Tilde || s->kind == StmtKind::Target) {
+      if (report)
+        diags.error(s->span, std::string(s->kind == StmtKind::Tilde ? "'~' statements belong" : "'target +=' belongs") +
+                                 " in the model block, not the '" + blockKeyword(b.kind) + "' block");
+      continue;
+    }
+    pruneDensityStatements(s->body, b, report, diags);
+    kept.push_back(std::move(s));
+  }
+  stmts = std::move(kept);
+}
+
+// Copies of the block's statements; top-level declarations lose their bounds (with a warning) and,
+// where `output` is false, are temporaries in the generated block. `report`: give the warnings and
+// errors (for the first of the two copies only).
+std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostics& diags) {
   std::vector<StmtPtr> out;
   if (b == nullptr) return out;
   for (const StmtPtr& s : b->stmts) {
@@ -22,7 +40,7 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool warn, Diagnostics&
     if (c->kind == StmtKind::Decl) {
       c->output = output;
       TypeSyntax& t = *c->declType;
-      if ((t.lower || t.upper) && warn)
+      if ((t.lower || t.upper) && report)
         diags.warning(t.lower ? t.lowerSpan : t.upperSpan,
                       "the bounds of '" + c->name + "' in the '" + blockKeyword(b->kind) +
                           "' block are not checked yet: pvic ignores them");
@@ -31,6 +49,7 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool warn, Diagnostics&
     }
     out.push_back(std::move(c));
   }
+  pruneDensityStatements(out, *b, report, diags);
   return out;
 }
 

@@ -224,7 +224,8 @@ ValueId FunctionLowerer::call(const Expr& e) {
   for (const ExprPtr& a : e.args) args.push_back(realValue(*a));
   auto type = [&](size_t i) { return f_.at(args[i]).type; };
   if (args.size() == 1) {
-    if (fn == "sum" || fn == "mean" || fn == "log_sum_exp") {
+    if (fn == "sum" || fn == "mean" || fn == "log_sum_exp" || fn == "dot_self" || fn == "variance" || fn == "sd" ||
+        fn == "prod") {
       if (fn == "sum" && e.args[0]->type.base == Base::Int) throw Unsupported{e.span, "sum of ints"};
       return kernel(fn, realScalar(), args);
     }

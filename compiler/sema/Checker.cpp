@@ -380,6 +380,18 @@ Symbol* Checker::lookup(const std::string& name) const {
 
 void Checker::reportUnknownName(const std::string& name, Span at) {
   auto range = allDeclarations_.equal_range(name);
+  // A variable of a transformed block is visible only in the model and generated blocks, where
+  // its statements are copied (compiler/desugar/TransformedBlocks.hpp).
+  for (auto it = range.first; it != range.second; ++it)
+    for (const Block& b : out_.program.blocks)
+      if ((b.kind == BlockKind::TransformedData || b.kind == BlockKind::TransformedParameters) &&
+          it->second.begin >= b.span.begin && it->second.end <= b.span.end) {
+        Diagnostic& d = diags_.error(at, "'" + name + "' is declared in the '" + blockKeyword(b.kind) +
+                                             "' block, which pvic computes in the model and generated blocks only: "
+                                             "it cannot size or bound a variable of another block yet");
+        Diagnostics::note(d, it->second, "'" + name + "' is declared here");
+        return;
+      }
   for (auto it = range.first; it != range.second; ++it) {
     if (it->second.begin > at.begin) {
       Diagnostic& d = diags_.error(at, "'" + name + "' is used before its declaration at " +

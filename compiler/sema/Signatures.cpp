@@ -193,7 +193,7 @@ std::vector<FunctionEntry> buildFunctions() {
   std::vector<FunctionEntry> fns;
   // Element-wise real functions of anything numeric; int arguments are promoted.
   for (const char* f : {"exp", "log", "log1p", "expm1", "log1m", "lgamma", "digamma", "inv_logit", "log_inv_logit",
-                        "log1m_inv_logit", "logit", "sqrt", "square", "tanh", "relu", "inv"}) {
+                        "log1m_inv_logit", "logit", "sqrt", "square", "tanh", "relu", "inv", "log10"}) {
     fns.push_back({f, {{{P::Any}, returnsArgAsReal(0)}}});
   }
   fns.push_back({"abs", {{{P::Int}, returns(Type::intScalar())}, {{P::Any}, returnsArgAsReal(0)}}});
@@ -212,6 +212,9 @@ std::vector<FunctionEntry> buildFunctions() {
                   {{P::Container}, returns(Type::realScalar())},
                   {{P::Matrix}, returns(Type::realScalar())}}});
   fns.push_back({"mean", {{{P::Container}, returns(Type::realScalar())}, {{P::Matrix}, returns(Type::realScalar())}}});
+  // Reductions of a container's elements to a real (Stan's; variance and sd with n - 1).
+  for (const char* f : {"dot_self", "variance", "sd", "prod"})
+    fns.push_back({f, {{{P::Container}, returns(Type::realScalar())}, {{P::Matrix}, returns(Type::realScalar())}}});
   auto dot = [](const CallArgs& a) {
     a.sizes.requireEqual(*length1D(a.types[0]), *length1D(a.types[1]), "sizes of the arguments of 'dot_product' differ");
     return Type::realScalar();

@@ -34,8 +34,10 @@ bool noObservations(const std::vector<DataField>& fields, const DataBlock& block
 // Loads checked texts.
 // "data.json: ignored the key 'x', which the model does not declare (as CmdStan ignores it)".
 std::string ignoredNote(const std::string& file, const std::vector<std::string>& keys) {
+  constexpr std::size_t kShown = 8;  // a file of thousands of other variables gets a short note
   std::string list;
-  for (const std::string& k : keys) list += (list.empty() ? "" : ", ") + named(k);
+  for (std::size_t i = 0; i < keys.size() && i < kShown; ++i) list += (list.empty() ? "" : ", ") + named(keys[i]);
+  if (keys.size() > kShown) list += " and " + std::to_string(keys.size() - kShown) + " more";
   const bool one = keys.size() == 1;
   return file + ": ignored the " + (one ? "key " : "keys ") + list + ", which the model does not declare (as CmdStan " +
          (one ? "ignores it)" : "ignores them)");

@@ -117,6 +117,7 @@ PVI_UNARY(tanh)
 PVI_UNARY(abs)
 PVI_UNARY(relu)
 PVI_UNARY(inv)
+PVI_UNARY(log10)
 #undef PVI_UNARY
 
 /* Scalar binary functions: value, and gradient accumulated into *g_a, *g_b (null: not needed). */
@@ -136,6 +137,14 @@ void pvi_log_mix_grad(double theta, double lp1, double lp2, double out, double g
 double pvi_sum(int64_t n, const double *x);
 double pvi_log_sum_exp(int64_t n, const double *x);
 void pvi_log_sum_exp_grad(int64_t n, const double *x, double out, double g_out, double *g_x);
+double pvi_dot_self(int64_t n, const double *x);
+void pvi_dot_self_grad(int64_t n, const double *x, double out, double g_out, double *g_x);
+double pvi_variance(int64_t n, const double *x);
+void pvi_variance_grad(int64_t n, const double *x, double out, double g_out, double *g_x);
+double pvi_sd(int64_t n, const double *x);
+void pvi_sd_grad(int64_t n, const double *x, double out, double g_out, double *g_x);
+double pvi_prod(int64_t n, const double *x);
+void pvi_prod_grad(int64_t n, const double *x, double out, double g_out, double *g_x);
 void pvi_softmax(int64_t n, const double *x, double *out);
 void pvi_softmax_grad(int64_t n, const double *x, const double *out, const double *g_out, double *g_x);
 void pvi_log_softmax(int64_t n, const double *x, double *out);

@@ -83,10 +83,14 @@ INSTANTIATE_TEST_SUITE_P(NutsReference, NutsReferenceExample,
                                                        "six_cities.csv"}),
                          [](const auto& info) { return std::string(info.param.name); });
 
-TEST(NutsReference, EightSchoolsNonCentred) {
+// The non-centred model as a .pvi program, and as the federated Stan program of docs/from-stan.md
+// (theta a transformed parameter of each school, written to the school's own output).
+class EightSchoolsNonCentred : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(EightSchoolsNonCentred, MatchesStansLongRun) {
   TempDir dir;
   const std::string ex = example("eight_schools");
-  const SamplingRun r = sample(dir, ex + "/noncentered.pvi", " --partition-data " + ex + "/data_per_school.csv");
+  const SamplingRun r = sample(dir, ex + "/" + GetParam(), " --partition-data " + ex + "/data_per_school.csv");
   EXPECT_EQ(r.process.exitCode, 0) << r.process.err;
   // Rare divergences happen here for Stan too (1.3 per 4,000 draws on average over 3 seeds with
   // rstan's defaults, bench/stan/README.md), unlike the 46-156 of the centred form.
@@ -108,6 +112,11 @@ TEST(NutsReference, EightSchoolsNonCentred) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(NutsReference, EightSchoolsNonCentred, ::testing::Values("noncentered.pvi", "federated.stan"),
+                         [](const auto& info) {
+                           return std::string(info.param) == "federated.stan" ? "FederatedStanProgram" : "Pvi";
+                         });
 
 // The centred form has the funnel: the run must report divergent transitions (on stderr and in
 // the summary), not return its biased answer silently.

@@ -170,5 +170,38 @@ TEST(HandWritten, BayesianNeuralNetwork) {
   expectRelNear(m.partitionLogDensity(0, z.data(), nullptr, nullptr, nullptr, nullptr, nullptr), lik);
 }
 
+// Stan's reductions and log10 in a model: the value against the same sums in C++, the gradients
+// against central differences (checkGradients).
+TEST(HandWritten, ReductionsAndLog10) {
+  Compiled c = compileModel(R"(
+data { int N; vector[N] y; }
+global { vector[N] x; }
+model {
+  target += dot_self(x) - 0.1 * prod(x) + variance(x) - sd(x) + sum(log10(y)) + sum(log10(exp(x) + 1));
+}
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  std::mt19937_64 rng(5);
+  const int64_t N = 5;
+  auto y = uniform(N, rng, 0.1, 10);
+  DataBlock shared;
+  shared.addInt(N).addReals(y);
+  CompiledModel m(c.jit->code(), c.lowered->schema, shared, {});
+  auto x = uniform(N, rng, -1.5, 1.5);
+  double self = 0, prod = 1, mean = 0, logs = 0;
+  for (int64_t i = 0; i < N; ++i) {
+    self += x[i] * x[i];
+    prod *= x[i];
+    mean += x[i] / N;
+    logs += std::log10(y[i]) + std::log10(std::exp(x[i]) + 1);
+  }
+  double ss = 0;
+  for (int64_t i = 0; i < N; ++i) ss += (x[i] - mean) * (x[i] - mean);
+  const double variance = ss / (N - 1);
+  expectRelNear(m.priorLogDensity(x.data(), nullptr, nullptr, nullptr),
+                self - 0.1 * prod + variance - std::sqrt(variance) + logs);
+  checkGradients(m, rng);
+}
+
 }  // namespace
 }  // namespace pvi::test

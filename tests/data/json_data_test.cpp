@@ -144,6 +144,13 @@ TEST_F(JsonData, UndeclaredKeysAreIgnoredWithANote) {
   ASSERT_EQ(d.shared.size(), 5u);
   EXPECT_EQ(d.shared.intAt(0, 0), 3);
   EXPECT_TRUE(load(kJsonShared).notes.empty());
+  // Many keys: the first eight named, the rest counted.
+  std::string many = R"({"D": 3, "sd": 1, "M": 2, "Z": [[1, 2, 3], [4, 5, 6.5]], "t": [0, 1])";
+  for (int k = 0; k < 10; ++k) many += ", \"k" + std::to_string(k) + "\": 0";
+  const BoundData m = load(many + "}");
+  ASSERT_EQ(m.notes.size(), 1u);
+  EXPECT_EQ(m.notes[0], "data.json: ignored the keys 'k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7' and 2 more, which "
+                        "the model does not declare (as CmdStan ignores them)");
 }
 
 TEST_F(JsonData, RaggedArrays) {

@@ -95,7 +95,17 @@ TEST_F(MessageText, HugePartitionColumnName) {
 }
 
 TEST_F(MessageText, HugeJsonKey) {
-  expectShortened(jsonError(R"({"D": 2, "sigma": 1.5, ")" + kHuge + R"(": 1})"), "data.json:");
+  // An undeclared key is ignored (as CmdStan does), and the note naming it is short.
+  DataTexts t;
+  t.sharedJson = text("data.json", R"({"D": 2, "sigma": 1.5, ")" + kHuge + R"(": 1})");
+  t.partitionCsv = text("clients.csv", "client,y,X.1,X.2,z\na,0.5,1,2,0\nb,1.5,3,4,1\n");
+  const BoundData d = loadDataTexts(schema_, t);
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_LT(d.notes[0].size(), 600u) << d.notes[0].substr(0, 600);
+  EXPECT_TRUE(contains(d.notes[0], "data.json:")) << d.notes[0].substr(0, 600);
+  EXPECT_TRUE(contains(d.notes[0], kHugeShown)) << d.notes[0].substr(0, 600);
+  EXPECT_TRUE(contains(d.notes[0], kHugeLength)) << d.notes[0].substr(0, 600);
+  // The same key twice is an error, with a short message.
   expectShortened(jsonError(R"({"D": 2, "sigma": 1.5, ")" + kHuge + R"(": 1, ")" + kHuge + R"(": 2})"), "data.json:");
 }
 

@@ -613,6 +613,16 @@ T logSumExpT(const std::vector<double>& x) {
   return T(m + log(s));
 }
 
+// The sample variance (denominator n - 1; 0 below two elements) in long double.
+LD sampleVariance(const std::vector<double>& x) {
+  if (x.size() < 2) return LD(0);
+  LD m = 0, s = 0;
+  for (double v : x) m += v;
+  m /= LD(x.size());
+  for (double v : x) s += (LD(v) - m) * (LD(v) - m);
+  return s / LD(x.size() - 1);
+}
+
 void addElementwise(std::vector<Entry>& t) {
   // Generic references: std:: functions for long double, Boost.Multiprecision's (found by ADL) or
   // Boost.Math's for 50 digits.
@@ -622,6 +632,9 @@ void addElementwise(std::vector<Entry>& t) {
   t.push_back(unary(
       UNARY(log), [](auto x) { using std::log; return decltype(x)(log(x)); }, [](Rng& g) { return g.logUni(1e-3, 1e3); },
       {1e-300, 1e300, 1, 1 + 2.220446049250313e-16, 1 - 1.1102230246251565e-16, 4.9e-324}, Step::Rel));
+  t.push_back(unary(
+      UNARY(log10), [](auto x) { using std::log10; return decltype(x)(log10(x)); },
+      [](Rng& g) { return g.logUni(1e-3, 1e3); }, {1e-300, 1e300, 1, 10, 4.9e-324}, Step::Rel));
   t.push_back(unary(
       UNARY(log1p), [](auto x) { return decltype(x)(bm::log1p(x)); }, [](Rng& g) { return g.uni(-0.9, 20); },
       {1e-20, -1e-20, -0.999999, 1e300, 0}, Step::Abs));
@@ -774,6 +787,64 @@ void addScalarAndVectorFunctions(std::vector<Entry>& t) {
                {R(0.3), R(-kInf), R(0)}};
     // The value is a log-sum of O(1)+ terms; near 0 only absolute accuracy exists.
     e.floor = 1.0;
+    t.push_back(e);
+  }
+  // Stan's reductions: dot_self, variance and sd (denominator n - 1), prod; references in long
+  // double, gradients against central differences of the value.
+  struct Reduction {
+    const char* name;
+    double (*value)(int64_t, const double*);
+    void (*grad)(int64_t, const double*, double, double, double*);
+    LD (*reference)(const std::vector<double>&);
+    std::size_t minSize;
+  };
+  const Reduction reductions[] = {
+      {"dot_self", &pvi_dot_self, &pvi_dot_self_grad,
+       [](const std::vector<double>& x) {
+         LD s = 0;
+         for (double v : x) s += LD(v) * LD(v);
+         return s;
+       },
+       0},
+      {"variance", &pvi_variance, &pvi_variance_grad, [](const std::vector<double>& x) { return sampleVariance(x); },
+       1},
+      {"sd", &pvi_sd, &pvi_sd_grad, [](const std::vector<double>& x) { return std::sqrt(sampleVariance(x)); }, 1},
+      {"prod", &pvi_prod, &pvi_prod_grad,
+       [](const std::vector<double>& x) {
+         LD p = 1;
+         for (double v : x) p *= v;
+         return p;
+       },
+       0},
+  };
+  for (const Reduction& r : reductions) {
+    Entry e;
+    e.name = r.name;
+    e.kind = Kind::Function;
+    e.symbols = {std::string("pvi_") + r.name, std::string("pvi_") + r.name + "_grad"};
+    ArgSpec x = real("x");
+    x.nullable = false;
+    e.args = {x};
+    e.value = [r](const Point& p) {
+      return std::vector<double>{r.value(static_cast<int64_t>(p[0].r.size()), p[0].r.data())};
+    };
+    e.grad = [r](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
+      auto n = static_cast<int64_t>(p[0].r.size());
+      r.grad(n, p[0].r.data(), r.value(n, p[0].r.data()), seed[0], g[0]);
+      return std::nullopt;
+    };
+    e.reference = [r](const Point& p) { return std::vector<LD>{r.reference(p[0].r)}; };
+    const std::size_t minSize = r.minSize;
+    const bool product = std::string(r.name) == "prod";
+    e.random = [minSize, product](Rng& g) {
+      std::vector<double> x(static_cast<std::size_t>(g.integer(static_cast<int>(std::max<std::size_t>(minSize, 2)), 9)));
+      for (auto& v : x) v = product ? g.uni(0.5, 2.0) * (g.uni(0, 1) < 0.5 ? -1 : 1) : g.uni(-10, 10);
+      return Point{Rv(x)};
+    };
+    e.edges = {{Rv({3.0})}, {Rv({1e8 + 1, 1e8 + 2, 1e8 + 3})}, {Rv({0.0, 2.0, -3.0})}};
+    if (minSize == 0) e.edges.push_back({Rv({})});
+    if (product) e.edges.push_back({Rv({1e-200, 1e-200, 1e200})});  // the partial products underflow
+    e.floor = 1e-300;
     t.push_back(e);
   }
   {
