@@ -1,5 +1,7 @@
 #include "compiler/desugar/TransformedBlocks.hpp"
 
+#include <algorithm>
+
 #include "compiler/ast/AstClone.hpp"
 
 namespace pvi {
@@ -66,9 +68,9 @@ void inlineTransformedBlocks(Program& program, Diagnostics& diags) {
   Block* parameters = firstBlock(program, BlockKind::TransformedParameters);
   if (data == nullptr && parameters == nullptr) return;
 
-  bool declaresParameters = false;
-  if (parameters != nullptr)
-    for (const StmtPtr& s : parameters->stmts) declaresParameters = declaresParameters || s->kind == StmtKind::Decl;
+  const bool declaresParameters =
+      parameters != nullptr && std::any_of(parameters->stmts.begin(), parameters->stmts.end(),
+                                           [](const StmtPtr& s) { return s->kind == StmtKind::Decl; });
   if (declaresParameters && firstBlock(program, BlockKind::Generated) == nullptr) {
     Block generated;
     generated.kind = BlockKind::Generated;

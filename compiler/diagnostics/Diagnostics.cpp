@@ -34,9 +34,9 @@ Diagnostic& Diagnostics::add(Severity s, Span span, std::string message) {
 
 Diagnostic& Diagnostics::error(Span span, std::string message) {
   // The same error at the same place once (a transformed block's statements are checked twice).
+  const std::string shown = bounded(message);
   for (const Diagnostic& d : list_)
-    if (d.severity == Severity::Error && d.span.begin == span.begin && d.span.end == span.end &&
-        d.message == bounded(message)) {
+    if (d.severity == Severity::Error && d.span.begin == span.begin && d.span.end == span.end && d.message == shown) {
       spare_ = Diagnostic{Severity::Error, span, {}, {}};
       return spare_;
     }

@@ -224,13 +224,12 @@ ValueId FunctionLowerer::call(const Expr& e) {
   for (const ExprPtr& a : e.args) args.push_back(realValue(*a));
   auto type = [&](size_t i) { return f_.at(args[i]).type; };
   if (args.size() == 1) {
-    if (fn == "sum" || fn == "mean" || fn == "log_sum_exp" || fn == "dot_self" || fn == "variance" || fn == "sd" ||
-        fn == "prod") {
+    const stdlib::KernelOp* op = stdlib::findKernelOp(fn);
+    if (op != nullptr && op->conv == stdlib::CallConv::Reduce) {  // sum, mean, prod, sd, ...
       if (fn == "sum" && e.args[0]->type.base == Base::Int) throw Unsupported{e.span, "sum of ints"};
       return kernel(fn, realScalar(), args);
     }
-    if (stdlib::findKernelOp(fn) && stdlib::findKernelOp(fn)->conv == stdlib::CallConv::Unary)
-      return kernel(fn, type(0), args);
+    if (op != nullptr && op->conv == stdlib::CallConv::Unary) return kernel(fn, type(0), args);
   }
   if (fn == "dot_product") return kernel("dot", realScalar(), args);
   if (fn == "pow" || fn == "fmax" || fn == "fmin") return kernel(fn + "2", realScalar(), args);

@@ -67,9 +67,10 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
       expected = parser->getExpectedTokens();
     } catch (...) {
     }
-    message = "unexpected " + describeToken(offending) + describeExpected(parser, expected);
+    const std::string expectedText = describeExpected(parser, expected);
+    message = "unexpected " + describeToken(offending) + expectedText;
     // Where a block may start, Stan's block that pvic does not have yet.
-    if (offending->getText() == "functions" && describeExpected(parser, expected).find("'model'") != std::string::npos)
+    if (offending->getText() == "functions" && expectedText.find("'model'") != std::string::npos)
       message += "; Stan's 'functions' block is not supported yet (docs/language.md, section 11)";
   }
   diags_.error(at, "syntax error: " + message);

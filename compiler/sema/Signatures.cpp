@@ -211,9 +211,8 @@ std::vector<FunctionEntry> buildFunctions() {
                  {{{P::IntArray}, returns(Type::intScalar())},
                   {{P::Container}, returns(Type::realScalar())},
                   {{P::Matrix}, returns(Type::realScalar())}}});
-  fns.push_back({"mean", {{{P::Container}, returns(Type::realScalar())}, {{P::Matrix}, returns(Type::realScalar())}}});
   // Reductions of a container's elements to a real (Stan's; variance and sd with n - 1).
-  for (const char* f : {"dot_self", "variance", "sd", "prod"})
+  for (const char* f : {"mean", "dot_self", "variance", "sd", "prod"})
     fns.push_back({f, {{{P::Container}, returns(Type::realScalar())}, {{P::Matrix}, returns(Type::realScalar())}}});
   auto dot = [](const CallArgs& a) {
     a.sizes.requireEqual(*length1D(a.types[0]), *length1D(a.types[1]), "sizes of the arguments of 'dot_product' differ");

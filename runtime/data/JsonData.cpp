@@ -298,10 +298,7 @@ JsonBlock readJsonBlock(const SourceText& source, const JsonTarget& target, Size
                (target.partition ? "the shared data" : "the per-" + schema.partitionName + " data");
   }
   JsonBlock out;
-  if (!extra.empty() && hint.empty()) {
-    out.ignored = extra;
-    extra.clear();
-  }
+  if (hint.empty()) std::swap(out.ignored, extra);  // none declared in the other block: all ignored
   if (!extra.empty()) {
     std::string names;
     for (const std::string& k : extra) names += (names.empty() ? "" : ", ") + named(k);

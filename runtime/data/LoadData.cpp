@@ -31,7 +31,6 @@ bool noObservations(const std::vector<DataField>& fields, const DataBlock& block
   return containers;
 }
 
-// Loads checked texts.
 // "data.json: ignored the key 'x', which the model does not declare (as CmdStan ignores it)".
 std::string ignoredNote(const std::string& file, const std::vector<std::string>& keys) {
   constexpr std::size_t kShown = 8;  // a file of thousands of other variables gets a short note
@@ -43,6 +42,7 @@ std::string ignoredNote(const std::string& file, const std::vector<std::string>&
          (one ? "ignores it)" : "ignores them)");
 }
 
+// Loads checked texts.
 BoundData load(const DataSchema& schema, const DataTexts& in) {
   checkMappings(in.mappings);
   std::set<std::string> used;

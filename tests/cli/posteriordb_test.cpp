@@ -22,6 +22,14 @@ namespace {
 
 class Posteriordb : public ::testing::TestWithParam<const char*> {};
 
+// A posterior's name as a test name ("arma-arma11" -> "arma_arma11").
+std::string posteriorTestName(const ::testing::TestParamInfo<const char*>& info) {
+  std::string name = info.param;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
 // `pvic run` on one posterior with extra options; its summary (null when none was written) and the
 // reference moments.
 struct Fitted {
@@ -127,12 +135,7 @@ INSTANTIATE_TEST_SUITE_P(SevenPosteriors, Posteriordb,
                          ::testing::Values("kidiq-kidscore_momhs", "kidiq-kidscore_momiq", "kidiq-kidscore_momhsiq",
                                            "earnings-earn_height", "mesquite-mesquite", "kilpisjarvi_mod-kilpisjarvi",
                                            "arma-arma11"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return name;
-                         });
+                         posteriorTestName);
 
 // Stan programs with a `transformed parameters` block (compiler/desugar/TransformedBlocks.hpp),
 // run unchanged: the same draws as the translation that computes the transformed parameters in the
@@ -150,12 +153,7 @@ TEST_P(StanTransformedBlocks, NutsOnTheStanProgramMatchesTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(Posteriordb, StanTransformedBlocks,
                          ::testing::Values("eight_schools-eight_schools_noncentered"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return name;
-                         });
+                         posteriorTestName);
 
 }  // namespace
 }  // namespace pvi::test

@@ -3,22 +3,13 @@
 // accuracy where the mean is large against the spread.
 #include <cmath>
 
+#include "stdlib/kernels/arith/arith.h"
 #include "stdlib/kernels/kernel_support.hpp"
-
-namespace {
-
-double meanOf(int64_t n, const double* x) {
-  double s = 0.0;
-  for (int64_t i = 0; i < n; ++i) s += x[i];
-  return s / static_cast<double>(n);
-}
-
-}  // namespace
 
 extern "C" double pvi_variance(int64_t n, const double* x) {
   if (n == 0) return NAN;
   if (n == 1) return 0.0;
-  const double m = meanOf(n, x);
+  const double m = pvi_mean(n, x);
   double s = 0.0;
   for (int64_t i = 0; i < n; ++i) s += (x[i] - m) * (x[i] - m);
   return s / static_cast<double>(n - 1);
@@ -27,7 +18,7 @@ extern "C" double pvi_variance(int64_t n, const double* x) {
 // d/dx_i = 2 (x_i - mean) / (n - 1) (the deviations sum to 0, so the mean's dependence drops out).
 extern "C" void pvi_variance_grad(int64_t n, const double* x, double /*out*/, double g_out, double* g_x) {
   if (n < 2) return;
-  const double m = meanOf(n, x), c = 2.0 * g_out / static_cast<double>(n - 1);
+  const double m = pvi_mean(n, x), c = 2.0 * g_out / static_cast<double>(n - 1);
   for (int64_t i = 0; i < n; ++i) g_x[i] += c * (x[i] - m);
 }
 
