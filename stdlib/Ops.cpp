@@ -61,6 +61,43 @@ const std::vector<KernelOp>& kernelOps() {
   return table;
 }
 
+namespace {
+
+std::vector<RngOp> buildRng() {
+  std::vector<RngOp> ops;
+  auto add = [&](std::string dist, RngConv conv, std::vector<bool> ints, bool intResult, bool vectorResult = false) {
+    ops.push_back({dist + "_rng", conv, "pvi_" + dist + "_rng", std::move(ints), intResult, vectorResult});
+  };
+  using C = RngConv;
+  for (const char* d : {"normal", "lognormal", "cauchy", "logistic", "gamma", "inv_gamma", "beta", "uniform"})
+    add(d, C::Vectorised, {false, false}, false);
+  add("std_normal", C::Vectorised, {}, false);
+  add("exponential", C::Vectorised, {false}, false);
+  add("student_t", C::Vectorised, {false, false, false}, false);
+  for (const char* d : {"bernoulli", "bernoulli_logit", "poisson", "poisson_log"}) add(d, C::Vectorised, {false}, true);
+  for (const char* d : {"binomial", "binomial_logit"}) add(d, C::Vectorised, {true, false}, true);
+  add("neg_binomial_2", C::Vectorised, {false, false}, true);
+  add("categorical", C::Multivariate, {false}, true);
+  add("categorical_logit", C::Multivariate, {false}, true);
+  add("dirichlet", C::Multivariate, {false}, false, true);
+  add("multi_normal", C::Multivariate, {false, false}, false, true);
+  add("multi_normal_cholesky", C::Multivariate, {false, false}, false, true);
+  return ops;
+}
+
+}  // namespace
+
+const std::vector<RngOp>& rngOps() {
+  static const std::vector<RngOp> ops = buildRng();
+  return ops;
+}
+
+const RngOp* findRngOp(const std::string& name) {
+  for (const RngOp& r : rngOps())
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
 const KernelOp* findKernelOp(const std::string& name) {
   for (const KernelOp& k : kernelOps())
     if (k.name == name) return &k;

@@ -48,4 +48,23 @@ struct KernelOp {
 const KernelOp* findKernelOp(const std::string& name);
 const std::vector<KernelOp>& kernelOps();
 
+// The _rng functions of the generated quantities (stdlib/kernels/rng/rng.h): side effects on the
+// random number state, never differentiated.
+enum class RngConv {
+  Vectorised,    // int64 v(rng, n, [x, s_x]..., out): n draws, n the length of the containers
+  Multivariate,  // int64 v(rng, k, args..., out): one variate; k the length of the first argument
+};
+
+struct RngOp {
+  std::string name;           // the function, e.g. "normal_rng"
+  RngConv conv;
+  std::string symbol;         // C symbol of the kernel
+  std::vector<bool> intArgs;  // which arguments are ints
+  bool intResult;             // int variates (discrete distributions)
+  bool vectorResult;          // Multivariate: a vector variate of length k (else one int)
+};
+
+const RngOp* findRngOp(const std::string& name);
+const std::vector<RngOp>& rngOps();
+
 }  // namespace pvi::stdlib

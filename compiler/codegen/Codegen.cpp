@@ -98,11 +98,15 @@ class Emitter {
   }
 
   // pvi_output_fn: double symbol(z, w, theta, shared, partition, double* out, workspace, bytes,
-  // int64_t* status)
-  void emitOutput(const std::string& symbol) {
+  // int64_t* status); generate functions (pvi_generate_fn) add pvi_rng* rng.
+  void emitOutput(const std::string& symbol, bool generate) {
     kind_ = Kind::Output;
-    create<pvi_output_fn>(symbol, {"z", "w", "theta", "shared", "partition", "out", "workspace", "workspace_bytes",
-                                   "status"});
+    if (generate)
+      create<pvi_generate_fn>(symbol, {"z", "w", "theta", "shared", "partition", "out", "workspace",
+                                       "workspace_bytes", "status", "rng"});
+    else
+      create<pvi_output_fn>(symbol, {"z", "w", "theta", "shared", "partition", "out", "workspace", "workspace_bytes",
+                                     "status"});
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
     b_.SetInsertPoint(entry_);
     target_ = b_.CreateAlloca(b_.getDoubleTy(), nullptr, "unused");
@@ -189,6 +193,7 @@ class Emitter {
       case Op::ConstReal:
       case Op::ToReal:
       case Op::Kernel:
+      case Op::Rng:
       case Op::Var:
       case Op::Zero: return true;
       case Op::Load: return i.imm == 0;  // a replayed load views the forward load's copy
@@ -363,7 +368,19 @@ class Emitter {
         case Op::Else: ifElse(); break;
         case Op::IfEnd: ifEnd(); break;
         case Op::ConstReal: b_.CreateStore(f64(i.fimm), ptrs_[k]); break;
-        case Op::ToReal: b_.CreateStore(b_.CreateSIToFP(intOf(i.operands[0]), b_.getDoubleTy()), ptrs_[k]); break;
+        case Op::ToInt: ints_[k] = b_.CreateFPToSI(load(ptrOf(i.operands[0])), b_.getInt64Ty()); break;
+        case Op::ToReal:
+          if (at(i.operands[0]).type.rank == 0) {
+            b_.CreateStore(b_.CreateSIToFP(intOf(i.operands[0]), b_.getDoubleTy()), ptrs_[k]);
+          } else {  // an int array, element by element
+            llvm::Value* from = ptrOf(i.operands[0]);
+            llvm::Value* to = ptrs_[k];
+            forEach(count(i.type), [&](llvm::Value* j) {
+              llvm::Value* x = b_.CreateLoad(b_.getInt64Ty(), b_.CreateGEP(b_.getInt64Ty(), from, j));
+              b_.CreateStore(b_.CreateSIToFP(x, b_.getDoubleTy()), b_.CreateGEP(b_.getDoubleTy(), to, j));
+            });
+          }
+          break;
         case Op::Data:
           if (!(i.type.elem == Elem::Int && i.type.rank == 0)) ptrs_[k] = dataPointer(i);
           break;
@@ -417,6 +434,7 @@ class Emitter {
         case Op::Kernel:
           if (!i.fused) kernel(k, i, false);
           break;
+        case Op::Rng: rng(k, i); break;
         case Op::Backward: {
           const Inst& fwd = at(i.operands[0]);
           if (fwd.op == Op::AddTarget) {  // d target / d value = 1
@@ -664,20 +682,56 @@ class Emitter {
     auto* next = llvm::BasicBlock::Create(ctx_, "check.next", fn_);
     b_.CreateCondBr(b_.CreateICmpNE(kind, i64(0)), bad, next);
     b_.SetInsertPoint(bad);
-    failCheck(i64(i.imm), idx, kind, PVI_STATUS_DATA_OUT_OF_BOUNDS);
+    failCheck(i64(i.imm), idx, kind,
+              kind_ == Kind::Output ? PVI_STATUS_GENERATED_OUT_OF_BOUNDS : PVI_STATUS_DATA_OUT_OF_BOUNDS);
     b_.SetInsertPoint(next);
     idx->addIncoming(b_.CreateAdd(idx, i64(1)), next);
     b_.CreateBr(loop);
     b_.SetInsertPoint(done);
   }
   // Ends a data-check function: where = {w0, w1, w2}, the status, and return.
+  // In an output function `where` is the output array, and {w0, w1, w2} are written as doubles.
   void failCheck(llvm::Value* w0, llvm::Value* w1, llvm::Value* w2, std::int64_t status) {
     llvm::Value* where = arg(5);
-    b_.CreateStore(w0, where);
-    b_.CreateStore(w1, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 1));
-    b_.CreateStore(w2, b_.CreateConstGEP1_64(b_.getInt64Ty(), where, 2));
+    const bool asDoubles = kind_ == Kind::Output;
+    llvm::Type* elem = asDoubles ? b_.getDoubleTy() : b_.getInt64Ty();
+    llvm::Value* ws[] = {w0, w1, w2};
+    for (unsigned k = 0; k < 3; ++k) {
+      llvm::Value* v = asDoubles ? b_.CreateSIToFP(ws[k], b_.getDoubleTy()) : ws[k];
+      b_.CreateStore(v, b_.CreateConstGEP1_64(elem, where, k));
+    }
     b_.CreateStore(i64(status), statusArg());
-    b_.CreateRet(f64(0.0));
+    b_.CreateRet(f64(asDoubles ? std::numeric_limits<double>::quiet_NaN() : 0.0));
+  }
+
+  // A random draw: the _rng kernel writes the result's buffer (an int scalar is then loaded from
+  // it). Arguments outside the distribution's domain end the function with PVI_STATUS_RNG_DOMAIN
+  // and out = {the call's index, the element}.
+  void rng(size_t k, const Inst& i) {
+    const stdlib::RngOp* op = stdlib::findRngOp(i.name);
+    if (op == nullptr) throw std::logic_error("no rng op " + i.name);
+    const auto& ops = i.operands;
+    std::vector<llvm::Value*> args{arg(9)};
+    if (op->conv == stdlib::RngConv::Vectorised) {
+      args.push_back(count(i.type));
+      for (size_t a = 0; a < ops.size(); ++a) {
+        const bool isInt = a < op->intArgs.size() && op->intArgs[a];
+        args.push_back(isInt ? intPointer(ops[a]) : ptrOf(ops[a]));
+        args.push_back(stride(ops[a]));
+      }
+    } else {
+      args.push_back(count(at(ops[0]).type));
+      for (ValueId a : ops) args.push_back(ptrOf(a));
+    }
+    args.push_back(ptrs_[k]);
+    llvm::Value* st = call(op->symbol, b_.getInt64Ty(), args);
+    auto* bad = llvm::BasicBlock::Create(ctx_, "rng.bad", fn_);
+    auto* ok = llvm::BasicBlock::Create(ctx_, "rng.ok", fn_);
+    b_.CreateCondBr(b_.CreateICmpNE(st, i64(0)), bad, ok, llvm::MDBuilder(ctx_).createBranchWeights(1, 1000));
+    b_.SetInsertPoint(bad);
+    failCheck(i64(i.imm), b_.CreateSub(st, i64(1)), i64(0), PVI_STATUS_RNG_DOMAIN);
+    b_.SetInsertPoint(ok);
+    if (i.type.elem == Elem::Int && i.type.rank == 0) ints_[k] = b_.CreateLoad(b_.getInt64Ty(), ptrs_[k]);
   }
   // Two sizes that must be equal: when they differ, ends the function with status -5 and
   // where = {check index, first size, second size}.
@@ -941,8 +995,14 @@ void emitDimsFunction(llvm::Module& module, const ir::Function& f, const std::st
 
 void emitOutputFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol,
                         const std::string& sizeSymbol) {
-  Emitter(module, f).emitOutput(symbol);
+  Emitter(module, f).emitOutput(symbol, false);
   if (!sizeSymbol.empty()) Emitter(module, f).emitDims(sizeSymbol);
+}
+
+void emitGenerateFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol,
+                          const std::string& sizeSymbol) {
+  Emitter(module, f).emitOutput(symbol, true);
+  Emitter(module, f).emitDims(sizeSymbol);
 }
 
 void emitDataCheckFunctions(llvm::Module& module, const ir::Function& f, ir::Source source,

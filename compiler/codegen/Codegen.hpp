@@ -35,6 +35,11 @@ void emitDimsFunction(llvm::Module& module, const ir::Function& f, const std::st
 void emitOutputFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol,
                         const std::string& sizeSymbol);
 
+// The same for a generate function (pvi_generate_fn: one more argument, pvi_rng* rng, which its
+// _rng draws advance), with its size function.
+void emitGenerateFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol,
+                          const std::string& sizeSymbol);
+
 // Adds the data checks of one block from its check function `f` (see runtime/abi/factor_abi.h):
 //   void counts(shared, partition, int64_t* counts)       expected element count per variable
 //   double check(shared, partition, workspace, bytes, int64_t* status, int64_t where[3])

@@ -22,6 +22,7 @@
 #include "compiler/codegen/AbiTypes.hpp"
 #include "compiler/codegen/Codegen.hpp"
 #include "stdlib/kernels/arith/arith.h"
+#include "stdlib/kernels/rng/rng.h"
 #include "stdlib/kernels/kernel_table.h"
 
 namespace pvi {
@@ -79,8 +80,8 @@ std::unique_ptr<llvm::Module> generatedModule(llvm::LLVMContext& ctx, const Lowe
   emitOutputFunction(*module, model.constrainGlobals, PVI_ABI_SYMBOL(constrain_globals),
                      PVI_ABI_SYMBOL(constrain_globals_size));
   emitOutputFunction(*module, model.unconstrainGlobals, PVI_ABI_SYMBOL(unconstrain_globals), "");
-  emitOutputFunction(*module, model.generateShared, PVI_ABI_SYMBOL(generate_shared),
-                     PVI_ABI_SYMBOL(generate_shared_size));
+  emitGenerateFunction(*module, model.generateShared, PVI_ABI_SYMBOL(generate_shared),
+                       PVI_ABI_SYMBOL(generate_shared_size));
   emitOutputFunction(*module, model.shapesGlobals, PVI_ABI_SYMBOL(shapes_globals),
                      PVI_ABI_SYMBOL(shapes_globals_size));
   const bool partitioned = !model.partitionName.empty();
@@ -93,8 +94,8 @@ std::unique_ptr<llvm::Module> generatedModule(llvm::LLVMContext& ctx, const Lowe
     emitOutputFunction(*module, model.constrainLocals, PVI_ABI_SYMBOL(constrain_locals),
                        PVI_ABI_SYMBOL(constrain_locals_size));
     emitOutputFunction(*module, model.unconstrainLocals, PVI_ABI_SYMBOL(unconstrain_locals), "");
-    emitOutputFunction(*module, model.generatePartition, PVI_ABI_SYMBOL(generate_partition),
-                       PVI_ABI_SYMBOL(generate_partition_size));
+    emitGenerateFunction(*module, model.generatePartition, PVI_ABI_SYMBOL(generate_partition),
+                         PVI_ABI_SYMBOL(generate_partition_size));
     emitOutputFunction(*module, model.shapesPartition, PVI_ABI_SYMBOL(shapes_partition),
                        PVI_ABI_SYMBOL(shapes_partition_size));
   }
@@ -164,6 +165,7 @@ std::unique_ptr<JitModel> JitModel::compile(const LoweredModel& model) {
   };
   addTable(pvi_kernel_table);
   addTable(pvi_arith_kernel_table);
+  addTable(pvi_rng_kernel_table);
   if (auto err = jit.getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(kernels))))
     throw std::runtime_error("registering kernels: " + llvm::toString(std::move(err)));
   // libm (exp, log, ...) may be called directly by optimised code.

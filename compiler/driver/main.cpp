@@ -41,19 +41,17 @@ int checkFile(const std::string& path, const CheckOptions& opt) {
   pvi::FrontendResult r = pvi::runFrontend(path, std::move(*file.text), opt.maxErrors);
   bool color = opt.color == "always" || (opt.color == "auto" && isatty(STDERR_FILENO));
   if (opt.dumpAst && r.checked) pvi::dumpAst(std::cout, r.checked->program, *r.file, r.ok());
+  // Lowered too (no code generation): what `pvic run` could not compile, check refuses as well.
+  std::optional<pvi::LoweredModel> lowered;
+  if (r.ok()) lowered = pvi::lowerModel(*r.checked, *r.diags);
   r.diags->render(std::cerr, color);
-  if (!r.ok()) return kInvalid;
+  if (!r.ok() || !lowered) return kInvalid;
   if (opt.factors) {
     if (opt.files.size() > 1) std::cout << "== " << path << '\n';
     pvi::dumpFactors(std::cout, *r.checked, *r.file);
     if (opt.files.size() > 1) std::cout << '\n';
   }
   if (opt.dumpIr || opt.dumpLlvm) {
-    std::optional<pvi::LoweredModel> lowered = pvi::lowerModel(*r.checked, *r.diags);
-    if (!lowered) {
-      r.diags->render(std::cerr, color);
-      return kInvalid;
-    }
     if (opt.dumpIr) {
       pvi::ir::print(std::cout, lowered->prior);
       pvi::ir::print(std::cout, pvi::differentiate(lowered->prior));

@@ -25,7 +25,9 @@ const char* opName(Op op) {
     case Op::IntArith: return "int";
     case Op::Compare: return "compare";
     case Op::ToReal: return "to_real";
+    case Op::ToInt: return "to_int";
     case Op::Kernel: return "kernel";
+    case Op::Rng: return "rng";
     case Op::Element: return "element";
     case Op::Reshape: return "reshape";
     case Op::Var: return "var";
@@ -73,6 +75,7 @@ void print(std::ostream& out, const Function& f) {
       case Op::IntArith:
       case Op::Compare:
       case Op::Kernel: out << ' ' << i.name; break;
+      case Op::Rng: out << ' ' << i.name << " #" << i.imm; break;
       default: break;
     }
     if (i.op == Op::Kernel && i.name.rfind("tf_", 0) == 0) out << (i.imm ? " +jacobian" : "");

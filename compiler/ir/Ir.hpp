@@ -41,11 +41,15 @@ enum class Op {
   Param,        // view of `input` at offset operands[0], with the result's dims
   IntArith,     // int scalar `name` (+ - * / % min max) of operands
   Compare,      // int scalar: `name` (< <= > >= == != && ||) of scalar operands (int or real)
-  ToReal,       // real scalar from an int scalar
+  ToReal,       // real scalar from an int scalar, or real array from an int array (same dims)
+  ToInt,        // int scalar from a real scalar holding an integer (the sum of an int array)
   Kernel,       // stdlib op `name` (see stdlib/Ops.hpp) of operands; real tensor result
   Element,      // view of element operands[1] (1-based) of operands[0] along its last (slowest)
                 // dimension: the column of a matrix, the element of an array
   Reshape,      // view of operands[0]'s buffer with the result's type (to_vector of a matrix)
+  Rng,          // generate functions only: a draw of the _rng function `name` (stdlib/Ops.hpp
+                // RngOp) with arguments operands; a real or int tensor, or an int scalar value;
+                // imm = the call's index in LoweredModel::rngCalls
   AddTarget,    // target += operands[0] (a real scalar)
   Output,       // output functions: copies operands[0] to the output array at offset operands[1]
   // Structured control flow; the instructions between a begin and its end form the body.
@@ -67,7 +71,8 @@ enum class Op {
                 // only): no copy, view the slot.
   CheckData,    // data validation: the elements of data operands[0] must lie within
                 // [operands[1], operands[2]] (kNone: no bound) and reals must not be NaN;
-                // imm = the variable's index in its block
+                // imm = the variable's index in its block. In generate functions: the same
+                // check of a generated quantity, imm = its index among the function's outputs
   CheckSize,    // data validation: int scalars operands[0] and operands[1] must be equal;
                 // imm = the index of the size check (DataSchema::sizeChecks)
   // Gradient functions only (made by compiler/ad):

@@ -3,6 +3,7 @@
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/lower/Lower.hpp"
 
+#include <cstdlib>
 #include <string>
 
 namespace pvi {
@@ -11,7 +12,7 @@ namespace {
 
 // The value of a bound written as a number (a literal, possibly with a sign).
 std::optional<double> constantValue(const Expr& e) {
-  if (e.kind == ExprKind::IntLit || e.kind == ExprKind::RealLit) return std::stod(e.text);
+  if (e.kind == ExprKind::IntLit || e.kind == ExprKind::RealLit) return std::strtod(e.text.c_str(), nullptr);  // never throws
   if (e.kind == ExprKind::Unary && (e.text == "-" || e.text == "+")) {
     std::optional<double> v = constantValue(*e.args[0]);
     if (v && e.text == "-") return -*v;
@@ -80,6 +81,7 @@ ModelInfo describeModel(const LoweredModel& m, std::string_view source) {
   info.locals = describe(m.locals);
   info.generatedShared = describeGenerated(m.generatedShared);
   info.generatedPartition = describeGenerated(m.generatedPartition);
+  info.rngCalls = m.rngCalls;
   return info;
 }
 

@@ -22,6 +22,12 @@ struct Unsupported {
   std::string what;
 };
 
+// An _rng call of a generate function: which function, and where.
+struct RngSite {
+  std::string function;
+  Span span;
+};
+
 class FunctionLowerer {
  public:
   // `isPrior`: the function belongs to the prior (no partition data).
@@ -30,7 +36,12 @@ class FunctionLowerer {
   void runDataCheck(ir::Source source);
   void runConstrain(bool locals);
   void runUnconstrain(bool locals);
-  void runGenerate(const std::vector<const Stmt*>& decls);
+  // The generated quantities `decls`; their _rng calls are appended to rngSites. sharedNeeds (the
+  // partition's function): the variables the shared generate function computes, which may not
+  // draw random numbers here too (they would differ from the values written).
+  void runGenerate(const std::vector<const Stmt*>& decls, std::vector<RngSite>& rngSites,
+                   const std::set<const Symbol*>* sharedNeeds = nullptr);
+  const std::set<const Symbol*>& neededVariables() const { return needed_; }
   void runShapes(bool partition);
   void run();
 
@@ -84,6 +95,7 @@ class FunctionLowerer {
   ValueId binary(const Expr& e);
   ValueId arithmetic(const std::string& op, ValueId a, ValueId b, const Type& la, const Type& lb, Span at);
   ValueId call(const Expr& e);
+  ValueId rng(const Expr& e);
   ValueId conditional(const Expr& e);
   ValueId kernel(const std::string& name, VType t, std::vector<ValueId> ops);
   ValueId density(const std::string& name, std::vector<ValueId> args, Span at);
@@ -143,6 +155,9 @@ class FunctionLowerer {
   std::unordered_map<const Stmt*, bool> priorStatement_;  // model statement -> in the prior factor
   std::unordered_set<const Symbol*> reassigned_;  // assigned after their declaration
   std::unordered_set<const Symbol*> eager_;       // lowered at their declaration, not at first use
+  std::vector<RngSite>* rngSites_ = nullptr;       // generate functions only
+  const std::set<const Symbol*>* sharedNeeds_ = nullptr;
+  const Symbol* assigning_ = nullptr;             // the variable whose value is being lowered
   std::set<const Symbol*> needed_;                // variables this function computes
   std::unordered_set<const Stmt*> relevant_;      // loops, branches and blocks it enters
   std::map<const Stmt*, std::vector<const Symbol*>> assignedIn_;  // loops and branches: needed variables assigned

@@ -256,7 +256,10 @@ void FunctionLowerer::runShapes(bool partition) {
   f_.dimOut = offset;
 }
 
-void FunctionLowerer::runGenerate(const std::vector<const Stmt*>& decls) {
+void FunctionLowerer::runGenerate(const std::vector<const Stmt*>& decls, std::vector<RngSite>& rngSites,
+                                  const std::set<const Symbol*>* sharedNeeds) {
+  rngSites_ = &rngSites;
+  sharedNeeds_ = sharedNeeds;
   bindData(layout_.sharedData, ir::Source::Shared);
   if (!isPrior_) bindData(layout_.partitionData, ir::Source::Partition);
   bindParams(layout_.globals, ir::Input::Z, false);
@@ -267,7 +270,8 @@ void FunctionLowerer::runGenerate(const std::vector<const Stmt*>& decls) {
   analyse(BlockKind::Generated, outputs);
   statements(BlockKind::Generated);
   ValueId offset = constInt(0);
-  for (const Stmt* s : decls) {
+  for (size_t k = 0; k < decls.size(); ++k) {
+    const Stmt* s = decls[k];
     span_ = s->span;
     Expr ref;
     ref.kind = ExprKind::Name;
@@ -278,6 +282,17 @@ void FunctionLowerer::runGenerate(const std::vector<const Stmt*>& decls) {
     for (int d = 0; d < t.rank; ++d)
       if (!fromIntDataScalars(t.dims[d])) throw Unsupported{s->declType->span, kSizeNotFromData};
     offset = outputValue(v, offset, s->name);
+    // Declared bounds are checked on every draw, as Stan checks them (the checker allows bounds on
+    // these declarations only).
+    const TypeSyntax& ts = *s->declType;
+    if (ts.lower || ts.upper) {
+      const bool isInt = ts.elem == ElemKind::Int;
+      auto bound = [&](const ExprPtr& b) { return b ? (isInt ? intExpr(*b) : realValue(*b)) : ir::kNone; };
+      const auto index = static_cast<int64_t>(k);
+      Inst c{Op::CheckData, intScalar(), {v, bound(ts.lower), bound(ts.upper)}, "", index};
+      c.comment = s->name;
+      add(c);
+    }
   }
   f_.dimOut = offset;
 }
@@ -304,7 +319,7 @@ ValueId FunctionLowerer::outputValue(ValueId v, ValueId offset, const std::strin
 
 ValueId FunctionLowerer::add(Inst i) {
   // A buffer is sized once, before the function runs: its size may not change inside a loop.
-  bool buffer = i.op == Op::Kernel || i.op == Op::Var || i.op == Op::Load;
+  bool buffer = i.op == Op::Kernel || i.op == Op::Rng || i.op == Op::Var || i.op == Op::Load;
   if (buffer)
     for (int d = 0; d < i.type.rank; ++d)
       if (!isStatic(i.type.dims[d]))
@@ -584,15 +599,22 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
     m.unconstrainGlobals.name = "unconstrain_globals";
     m.unconstrainLocals.name = "unconstrain_locals";
     FunctionLowerer(program, m, m.unconstrainGlobals, true).runUnconstrain(false);
-    FunctionLowerer(program, m, m.generateShared, true).runGenerate(m.generatedShared);
+    std::vector<lower::RngSite> rngSites;
+    FunctionLowerer sharedGenerate(program, m, m.generateShared, true);
+    sharedGenerate.runGenerate(m.generatedShared, rngSites);
     m.shapesGlobals.name = "shapes_globals";
     FunctionLowerer(program, m, m.shapesGlobals, true).runShapes(false);
     if (!m.partitionName.empty()) {
       FunctionLowerer(program, m, m.constrainLocals, false).runConstrain(true);
       FunctionLowerer(program, m, m.unconstrainLocals, false).runUnconstrain(true);
-      FunctionLowerer(program, m, m.generatePartition, false).runGenerate(m.generatedPartition);
+      FunctionLowerer(program, m, m.generatePartition, false)
+          .runGenerate(m.generatedPartition, rngSites, &sharedGenerate.neededVariables());
       m.shapesPartition.name = "shapes_partition";
       FunctionLowerer(program, m, m.shapesPartition, false).runShapes(true);
+    }
+    for (const lower::RngSite& r : rngSites) {
+      const LineCol lc = diags.file().lineCol(r.span.begin);
+      m.rngCalls.push_back(r.function + " at " + std::to_string(lc.line) + ":" + std::to_string(lc.col));
     }
   } catch (lower::Unsupported& u) {
     diags.error(u.span, "not supported by code generation yet: " + u.what);

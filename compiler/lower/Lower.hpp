@@ -29,6 +29,9 @@ struct LoweredModel {
   // the locals and partition generated quantities (see runtime/abi/factor_abi.h).
   ir::Function shapesGlobals, shapesPartition;
   std::vector<const Stmt*> generatedShared, generatedPartition;  // the declarations output
+  // The _rng calls of both generate functions ("normal_rng at 12:5"), by the index their Rng
+  // instructions carry and a failing one reports (PVI_STATUS_RNG_DOMAIN).
+  std::vector<std::string> rngCalls;
   DataSchema schema;  // with the size checks that sharedCheck / partitionCheck make (CheckSize)
   ModelInfo info;  // schema, parameters, generated quantities and source hash, for the runtime (name empty)
   std::string partitionName;

@@ -8,6 +8,7 @@
 // iteration (its slot: the iteration's position in the loop nest), which the replay reads
 // back instead of the Var, whose contents by then are final.
 #include "compiler/lower/FunctionLowerer.hpp"
+#include "stdlib/Ops.hpp"
 
 namespace pvi::lower {
 
@@ -35,6 +36,15 @@ void symbolsReadIn(const Stmt& s, std::set<const Symbol*>& out) {
     for (const ExprPtr& e : s.declType->elemDims) symbolsOf(*e, out);
   }
   for (const StmtPtr& b : s.body) symbolsReadIn(*b, out);
+}
+
+bool callsRng(const Expr& e) {
+  if (e.kind == ExprKind::Call && stdlib::findRngOp(e.text) != nullptr) return true;
+  for (const ExprPtr& a : e.args)
+    if (callsRng(*a)) return true;
+  for (const IndexSyntax& i : e.indices)
+    if ((i.lo && callsRng(*i.lo)) || (i.hi && callsRng(*i.hi))) return true;
+  return false;
 }
 
 const Expr* assignedRoot(const Expr* e) {
@@ -103,8 +113,13 @@ void FunctionLowerer::analyseStatements(const std::vector<StmtPtr>& stmts, std::
           std::set<const Symbol*>& d = deps_[s.declared];
           for (const ExprPtr& e : s.declType->arrayDims) symbolsOf(*e, d);
           for (const ExprPtr& e : s.declType->elemDims) symbolsOf(*e, d);
+          for (const ExprPtr* b : {&s.declType->lower, &s.declType->upper})  // checked on output
+            if (*b) symbolsOf(**b, d);
           std::set<const Symbol*>& init = initReads_[s.declared];
           if (!s.exprs.empty()) symbolsOf(*s.exprs[0], init);
+          // A random draw happens once, where it is written: lowered at first use, it could be
+          // drawn again after a loop or branch that used it.
+          if (!s.exprs.empty() && callsRng(*s.exprs[0])) eager_.insert(s.declared);
           d.insert(init.begin(), init.end());
           withControl(d);
         }
@@ -177,6 +192,13 @@ void FunctionLowerer::assignment(const Stmt& s) {
   }
   const Symbol* v = root->symbol;
   if (!needed(v)) return;
+  const Symbol* outer = assigning_;
+  assigning_ = v;
+  struct Restore {
+    const Symbol*& slot;
+    const Symbol* value;
+    ~Restore() { slot = value; }
+  } restore{assigning_, outer};
   std::vector<const IndexSyntax*> idx;
   for (size_t k = levels.size(); k-- > 0;) {
     for (const IndexSyntax& i : levels[k]->indices) {

@@ -1,5 +1,6 @@
 // Expressions, calls and the conditional operator.
 #include <charconv>
+#include <cstdlib>
 #include <limits>
 
 #include "compiler/lower/FunctionLowerer.hpp"
@@ -30,8 +31,9 @@ ValueId FunctionLowerer::density(const std::string& name, std::vector<ValueId> a
 ValueId FunctionLowerer::toReal(ValueId v) {
   const Inst& i = f_.at(v);
   if (i.type.elem == Elem::Real) return v;
-  if (i.type.rank != 0) throw Unsupported{span_, "int arrays where reals are expected"};
-  Inst c{Op::ToReal, realScalar(), {v}};
+  VType t = i.type;  // an int array becomes a real array of the same dims
+  t.elem = Elem::Real;
+  Inst c{Op::ToReal, t, {v}};
   return add(c);
 }
 
@@ -50,7 +52,7 @@ ValueId FunctionLowerer::lower(const Expr& e) {
     }
     case ExprKind::RealLit: {
       Inst i{Op::ConstReal, realScalar()};
-      i.fimm = std::stod(e.text);
+      i.fimm = std::strtod(e.text.c_str(), nullptr);  // underflow gives 0 or a subnormal, never throws
       return add(i);
     }
     case ExprKind::Name: return name(e);
@@ -104,7 +106,10 @@ ValueId FunctionLowerer::lowerPending(const Stmt& decl) {
 ValueId FunctionLowerer::declaredValue(const Stmt& decl) {
   const Symbol* s = decl.declared;
   if (decl.exprs.empty()) return defaultValue(typeOfDecl(*s));
+  const Symbol* outer = assigning_;
+  assigning_ = s;
   ValueId v = lower(*decl.exprs[0]);
+  assigning_ = outer;
   if (s->type.base == Base::Real) v = toReal(v);
   return v;
 }
@@ -179,8 +184,45 @@ ValueId FunctionLowerer::arithmetic(const std::string& op, ValueId a, ValueId b,
   return kernel(it->second, broadcastType(f_.at(a).type, f_.at(b).type), {a, b});
 }
 
+// A random draw (generated quantities only; the checker refuses _rng functions elsewhere).
+ValueId FunctionLowerer::rng(const Expr& e) {
+  const stdlib::RngOp& op = *stdlib::findRngOp(e.text);
+  if (rngSites_ == nullptr) throw Unsupported{e.nameSpan, "'" + e.text + "' outside the generated quantities"};
+  if (sharedNeeds_ != nullptr && assigning_ != nullptr && sharedNeeds_->count(assigning_))
+    throw Unsupported{e.nameSpan, "'" + e.text + "' in '" + assigning_->name +
+                                      "', which the generated quantities of the globals and those of each "
+                                      "partition both need: it would be drawn twice, with different values; "
+                                      "declare the partition's own draw separately"};
+  std::vector<ValueId> args;
+  for (size_t k = 0; k < e.args.size(); ++k) {
+    const bool isInt = k < op.intArgs.size() && op.intArgs[k];
+    args.push_back(isInt ? lower(*e.args[k]) : realValue(*e.args[k]));
+  }
+  VType t{op.intResult ? Elem::Int : Elem::Real, 0, {ir::kNone, ir::kNone}};
+  if (op.conv == stdlib::RngConv::Multivariate) {
+    if (op.vectorResult) {
+      const VType first = f_.at(args[0]).type;  // a copy: elementCount adds instructions
+      t.rank = 1;
+      t.dims[0] = elementCount(first);
+    }
+  } else {
+    for (ValueId a : args)
+      if (f_.at(a).type.rank > 0) {  // one draw per element of the containers
+        const VType container = f_.at(a).type;
+        t.rank = 1;
+        t.dims[0] = elementCount(container);
+        break;
+      }
+  }
+  Inst i{Op::Rng, t, std::move(args), op.name, static_cast<int64_t>(rngSites_->size())};
+  i.comment = e.text;
+  rngSites_->push_back({e.text, e.nameSpan});
+  return add(i);
+}
+
 ValueId FunctionLowerer::call(const Expr& e) {
   const std::string& fn = e.text;
+  if (stdlib::findRngOp(fn) != nullptr) return rng(e);
   if (stdlib::findDensityFunction(fn) != nullptr) {
     std::vector<ValueId> args;
     for (const ExprPtr& a : e.args) args.push_back(lower(*a));
@@ -226,8 +268,10 @@ ValueId FunctionLowerer::call(const Expr& e) {
   if (args.size() == 1) {
     const stdlib::KernelOp* op = stdlib::findKernelOp(fn);
     if (op != nullptr && op->conv == stdlib::CallConv::Reduce) {  // sum, mean, prod, sd, ...
-      if (fn == "sum" && e.args[0]->type.base == Base::Int) throw Unsupported{e.span, "sum of ints"};
-      return kernel(fn, realScalar(), args);
+      ValueId r = kernel(fn, realScalar(), args);
+      // The sum of an int array is an int: exact in a double below 2^53.
+      if (fn == "sum" && e.args[0]->type.base == Base::Int) return add(Inst{Op::ToInt, intScalar(), {r}});
+      return r;
     }
     if (op != nullptr && op->conv == stdlib::CallConv::Unary) return kernel(fn, type(0), args);
   }

@@ -231,6 +231,7 @@ void Checker::checkBlockOrder() {
 }
 
 void Checker::checkBlock(Block& b) {
+  block_ = b.kind;
   if (isDeclarationBlock(b.kind)) {
     for (StmtPtr& s : b.stmts) {
       if (s->kind != StmtKind::Decl) {
@@ -440,7 +441,9 @@ void Checker::checkStatement(Stmt& s, BlockKind block) {
       }
       pushScope();
       s.declared = declare(s.name, SymbolKind::LoopVar, Type::intScalar(), s.nameSpan, &s);
+      ++nesting_;
       checkStatement(*s.body[0], block);
+      --nesting_;
       popScope();
       return;
     }
@@ -448,16 +451,20 @@ void Checker::checkStatement(Stmt& s, BlockKind block) {
       Type t = checkExpr(*s.exprs[0]);
       if (!t.error && !t.isScalar())
         diags_.error(s.exprs[0]->span, "the condition of 'if' must be an int or a real; found " + toString(t));
+      ++nesting_;
       for (StmtPtr& branch : s.body) {
         pushScope();
         checkStatement(*branch, block);
         popScope();
       }
+      --nesting_;
       return;
     }
     case StmtKind::Block:
       pushScope();
+      ++nesting_;
       for (StmtPtr& sub : s.body) checkStatement(*sub, block);
+      --nesting_;
       popScope();
       return;
   }
@@ -465,10 +472,19 @@ void Checker::checkStatement(Stmt& s, BlockKind block) {
 
 void Checker::checkDecl(Stmt& s, BlockKind block) {
   Type type = resolveType(*s.declType, s.name, symbolKindOf(block));
-  if (s.declType->lower || s.declType->upper) {
+  // Bounds on the generated quantities written out (top-level declarations of the generated
+  // block) are checked on every draw, as Stan checks them.
+  const bool outputQuantity = block == BlockKind::Generated && nesting_ == 0 && s.output;
+  if (outputQuantity) checkBounds(*s.declType, type, s.name);
+  if ((s.declType->lower || s.declType->upper) && !outputQuantity) {
     Span at = s.declType->lower ? s.declType->lowerSpan : s.declType->upperSpan;
-    diags_.error(at, std::string("variables declared in the ") + blockKeyword(block) +
-                         " block cannot have bounds; bounds belong on data, hyperparameters and latents");
+    if (block == BlockKind::Generated)
+      diags_.error(at, "variables declared inside loops, branches and { } cannot have bounds; the generated "
+                       "quantities declared at the top of the generated block can");
+    else
+      diags_.error(at, std::string("variables declared in the ") + blockKeyword(block) +
+                           " block cannot have bounds; bounds belong on data, hyperparameters, latents and "
+                           "generated quantities");
   }
   if (!s.exprs.empty()) {
     Type init = checkExpr(*s.exprs[0]);

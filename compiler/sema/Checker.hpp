@@ -73,9 +73,14 @@ class Checker {
   // Model and generated variables assigned after their declaration: their value in a size is
   // not one fixed expression, so two uses never compare equal.
   std::unordered_set<std::string> reassigned_;
+  BlockKind block_ = BlockKind::Data;
+  int nesting_ = 0;  // loops, branches and { } around the statement being checked  // the block being checked (_rng functions: generated only)
 
   friend class FactorAssigner;
 };
+
+// The keyword of a block kind, as written in messages ("data", "generated", ...).
+const char* blockKeyword(BlockKind k);
 
 // Edit distance for "did you mean" suggestions.
 std::string closestName(const std::string& name, const std::vector<std::string>& candidates);

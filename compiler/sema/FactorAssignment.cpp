@@ -96,6 +96,8 @@ class FactorAssigner {
         Taint t = ctx;
         for (const ExprPtr& d : s.declType->arrayDims) t.merge(c_.taintOf(*d));
         for (const ExprPtr& d : s.declType->elemDims) t.merge(c_.taintOf(*d));
+        for (const ExprPtr* b : {&s.declType->lower, &s.declType->upper})  // checked bounds of a generated quantity
+          if (*b) t.merge(c_.taintOf(**b));
         if (final_) {
           for (const ExprPtr& d : s.declType->arrayDims) requireData(*d, "the size of '" + s.name + "'", kSizeRule);
           for (const ExprPtr& d : s.declType->elemDims) requireData(*d, "the size of '" + s.name + "'", kSizeRule);

@@ -189,6 +189,42 @@ std::vector<FunctionEntry> buildOperators() {
   return ops;
 }
 
+// The _rng function of every distribution (generated quantities only; the checker enforces
+// that). Vectorised ones return one draw for scalar arguments, else an array of draws of the
+// containers' length; categorical gives one int, dirichlet and multi_normal one vector.
+void addRngFunctions(std::vector<FunctionEntry>& fns) {
+  for (const DistributionEntry& d : distributions()) {
+    const std::string name = d.name + "_rng";
+    Type scalar = d.discrete ? Type::intScalar() : Type::realScalar();
+    if (d.name == "categorical_logit") {
+      fns.push_back({name, {{{P::Vector}, returns(Type::intScalar())}}});
+    } else if (d.name == "dirichlet") {
+      fns.push_back({name, {{{P::Vector}, returnsArgAsReal(0)}}});
+    } else if (d.name == "multi_normal" || d.name == "multi_normal_cholesky") {
+      fns.push_back({name, {{{P::Vector, P::Matrix}, [name](const CallArgs& a) {
+                               a.sizes.requireEqual(a.types[1].rows, a.types[1].cols,
+                                                    "the matrix of '" + name + "' is not square");
+                               a.sizes.requireEqual(a.types[0].rows, a.types[1].rows,
+                                                    "sizes of the mean and the matrix of '" + name + "' differ");
+                               return Type::vector(a.types[0].rows);
+                             }}}});
+    } else {
+      fns.push_back({name, {{d.params, [name, scalar](const CallArgs& a) {
+                               requireSameShape(a.types, a.sizes, "the arguments of '" + name + "'");
+                               for (const Type& t : a.types)
+                                 if (!t.isScalar()) {
+                                   Type out = scalar;
+                                   out.arrayDims = {*length1D(t)};
+                                   return out;
+                                 }
+                               return scalar;
+                             }}}});
+    }
+  }
+  // categorical itself has no density here yet; its _rng takes the probabilities.
+  fns.push_back({"categorical_rng", {{{P::Vector}, returns(Type::intScalar())}}});
+}
+
 std::vector<FunctionEntry> buildFunctions() {
   std::vector<FunctionEntry> fns;
   // Element-wise real functions of anything numeric; int arguments are promoted.
@@ -249,6 +285,7 @@ std::vector<FunctionEntry> buildFunctions() {
                    }}}});
   fns.push_back({"transpose", {}});
   fns.back().signatures = findOperator("'")->signatures;
+  addRngFunctions(fns);
   return fns;
 }
 

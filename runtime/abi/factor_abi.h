@@ -41,6 +41,13 @@ typedef double (*pvi_check_fn)(const void *const *shared, const void *const *par
 #define PVI_STATUS_DATA_OUT_OF_BOUNDS (-3)
 #define PVI_STATUS_VALUE_OUT_OF_BOUNDS (-4) /* unconstrain: a value outside its variable's bounds */
 #define PVI_STATUS_SIZE_MISMATCH (-5)      /* check: two sizes that must be equal differ */
+/* generate: a generated quantity outside its declared bounds; out[0..2] = {the quantity's index
+ * among this function's outputs, element (0-based, column-major), 1 below lower / 2 above upper /
+ * 3 NaN}, as doubles */
+#define PVI_STATUS_GENERATED_OUT_OF_BOUNDS (-6)
+/* generate: an _rng function got arguments outside its domain; out[0..1] = {the call's index in
+ * the model description's rng_calls, the element (0-based) of its vectorised arguments} */
+#define PVI_STATUS_RNG_DOMAIN (-7)
 
 /* Output functions: constrained values and generated quantities, written to `out`; the size
  * function writes the output's length to out[0] (other entries unspecified). */
@@ -48,11 +55,24 @@ typedef double (*pvi_output_fn)(const double *z, const double *w, const double *
                                 const void *const *partition, double *out, void *workspace,
                                 int64_t workspace_bytes, int64_t *status);
 
+/* The random number state of the generated quantities' _rng functions: xoshiro256** (Blackman
+ * and Vigna). pvi_rng_seed (stdlib/kernels/rng/rng.h) sets it from a seed and a stream number;
+ * the runtime seeds one state per draw and partition, so that generated quantities are
+ * reproducible whatever the order or thread they are computed in. */
+typedef struct pvi_rng {
+  uint64_t s[4];
+} pvi_rng;
+
+/* Generated quantities: an output function that may draw random numbers from `rng`. */
+typedef double (*pvi_generate_fn)(const double *z, const double *w, const double *theta, const void *const *shared,
+                                  const void *const *partition, double *out, void *workspace,
+                                  int64_t workspace_bytes, int64_t *status, pvi_rng *rng);
+
 /* The version of this contract: the function types above, the members of pvi_model_code and
  * their symbols, and the model description (runtime/model/ModelInfo.hpp) an AOT object carries.
  * A model description records the version it was compiled for; the runtime refuses one of
  * another version. Increase it with every incompatible change. */
-#define PVI_FACTOR_ABI_VERSION 2
+#define PVI_FACTOR_ABI_VERSION 3
 
 /* Every generated function, once: X(member, type, partition) for each member of pvi_model_code,
  * in order. `type` is its function pointer type; `partition` is 1 for the functions only a model
@@ -87,9 +107,9 @@ typedef double (*pvi_output_fn)(const double *z, const double *w, const double *
   X(constrain_globals_size, pvi_dims_fn, 0)         \
   X(constrain_locals, pvi_output_fn, 1)             \
   X(constrain_locals_size, pvi_dims_fn, 1)          \
-  X(generate_shared, pvi_output_fn, 0)              \
+  X(generate_shared, pvi_generate_fn, 0)            \
   X(generate_shared_size, pvi_dims_fn, 0)           \
-  X(generate_partition, pvi_output_fn, 1)           \
+  X(generate_partition, pvi_generate_fn, 1)         \
   X(generate_partition_size, pvi_dims_fn, 1)        \
   X(unconstrain_globals, pvi_output_fn, 0)          \
   X(unconstrain_locals, pvi_output_fn, 1)           \

@@ -20,6 +20,7 @@
 #include "runtime/output/Summary.hpp"
 #include "runtime/output/SummaryJson.hpp"
 #include "runtime/output/SummaryTable.hpp"
+#include "stdlib/kernels/rng/rng.h"
 
 namespace pvi::app {
 
@@ -181,7 +182,10 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     const std::vector<double> theta = result.theta;
     const Eigen::VectorXd qMean = result.posterior.gaussian().momentMean();
     std::vector<double> meanRow = model.constrainGlobals(qMean.data(), theta.empty() ? nullptr : theta.data());
-    for (double v : model.generateShared(qMean.data(), theta.empty() ? nullptr : theta.data())) meanRow.push_back(v);
+    pvi_rng rng;  // the mean row's draws, from a stream of their own
+    pvi_rng_seed(&rng, options.seed, ~uint64_t{0});
+    for (double v : model.generateShared(qMean.data(), theta.empty() ? nullptr : theta.data(), rng))
+      meanRow.push_back(v);
     csv.mean = Eigen::Map<const Eigen::VectorXd>(meanRow.data(), static_cast<Eigen::Index>(meanRow.size()));
 
     const auto analytic = analyticMoments(model, result, csv.draws.columns.size());

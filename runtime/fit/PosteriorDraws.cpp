@@ -10,6 +10,7 @@
 #include "runtime/families/Gaussian.hpp"
 #include "runtime/families/GaussianCalculus.hpp"
 #include "runtime/model/JointDensity.hpp"
+#include "stdlib/kernels/rng/rng.h"
 
 namespace pvi {
 
@@ -238,6 +239,7 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
   }
 
   std::vector<const double*> w(M, nullptr);
+  const uint64_t generatedSeed = seed ^ 0x5851f42d4c957f2dULL;  // not the resampling's stream
   for (Eigen::Index row = 0; row < n; ++row) {
     const Eigen::Index col = rows[static_cast<std::size_t>(row)];
     jointPoint(col);
@@ -251,13 +253,20 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     out.global.values(row, c0++) = logP[col];
     out.global.values(row, c0++) = logG[col];
     for (double v : model.constrainGlobals(z, theta)) out.global.values(row, c0++) = v;
-    for (double v : model.generateShared(z, theta)) out.global.values(row, c0++) = v;
+    // The _rng draws of row `row`: stream 0 for the shared quantities, 1 + j for partition j's, so
+    // that each is reproducible by the seed alone.
+    const auto stream = [&](std::size_t k) { return static_cast<uint64_t>(row) * (M + 1) + k; };
+    pvi_rng rng;
+    pvi_rng_seed(&rng, generatedSeed, stream(0));
+    for (double v : model.generateShared(z, theta, rng)) out.global.values(row, c0++) = v;
     for (std::size_t j = 0; j < M; ++j) {
       Eigen::Index c = 0;
       if (model.localDim(j) > 0)
         for (double v : model.constrainLocals(j, w[j])) out.partitions[j].values(row, c++) = v;
-      if (model.generatedPartitionLayout(j).size() > 0)
-        for (double v : model.generatePartition(j, z, w[j], theta)) out.partitions[j].values(row, c++) = v;
+      if (model.generatedPartitionLayout(j).size() > 0) {
+        pvi_rng_seed(&rng, generatedSeed, stream(1 + j));
+        for (double v : model.generatePartition(j, z, w[j], theta, rng)) out.partitions[j].values(row, c++) = v;
+      }
     }
   }
   return out;

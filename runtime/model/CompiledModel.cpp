@@ -21,6 +21,26 @@ struct ThreadScratch {
 };
 thread_local ThreadScratch scratch;
 
+constexpr size_t kShared = static_cast<size_t>(-1);  // CompiledModel::generate: no partition
+
+// "the generated quantity 'y_rep.3' is below its lower bound (lower=0)": a bounds failure
+// {variable, element, kind} of a generate function (PVI_STATUS_GENERATED_OUT_OF_BOUNDS).
+std::string generatedOutOfBounds(const std::vector<VariableInfo>& infos, const VariableLayout& layout, int64_t var,
+                                 int64_t element, int64_t kind) {
+  if (var < 0 || static_cast<size_t>(var) >= layout.variables().size() || static_cast<size_t>(var) >= infos.size())
+    return "a generated quantity is outside its bounds";
+  const VariableExtent& v = layout.variables()[static_cast<size_t>(var)];
+  const Transform& t = infos[static_cast<size_t>(var)].transform;
+  std::string name = v.name;
+  if (!v.dims.empty() && element >= 0)
+    for (int64_t i : flatIndex(static_cast<size_t>(element), v.dims, v.arrayRank)) name += "." + std::to_string(i + 1);
+  std::string bounds;
+  if (!t.lower.expr.empty()) bounds += "lower=" + t.lower.expr;
+  if (!t.upper.expr.empty()) bounds += (bounds.empty() ? "" : ", ") + std::string("upper=") + t.upper.expr;
+  const char* what = kind == 1 ? "is below its lower bound" : kind == 2 ? "is above its upper bound" : "is NaN";
+  return "the generated quantity '" + name + "' " + what + " (declared with <" + bounds + ">)";
+}
+
 // Calls generated code with this thread's workspace, growing it and calling again while the code
 // reports (status > 0) that it needs more. Returns the result; `status` is then 0 or an error.
 template <class Call>
@@ -358,14 +378,49 @@ std::vector<double> CompiledModel::unconstrainLocals(size_t partition, const dou
                    partitions_.at(partition).pointers());
 }
 
-std::vector<double> CompiledModel::generateShared(const double* z, const double* theta) const {
-  return output(code_.generate_shared, code_.generate_shared_size, z, nullptr, theta, nullptr);
+std::vector<double> CompiledModel::generateShared(const double* z, const double* theta, pvi_rng& rng) const {
+  return generate(code_.generate_shared, code_.generate_shared_size, z, nullptr, theta, kShared, rng);
 }
 
 std::vector<double> CompiledModel::generatePartition(size_t partition, const double* z, const double* w,
-                                                     const double* theta) const {
-  return output(code_.generate_partition, code_.generate_partition_size, z, w, theta,
-                partitions_.at(partition).pointers());
+                                                     const double* theta, pvi_rng& rng) const {
+  return generate(code_.generate_partition, code_.generate_partition_size, z, w, theta, partition, rng);
+}
+
+std::vector<double> CompiledModel::generate(pvi_generate_fn fn, pvi_dims_fn size, const double* z, const double* w,
+                                            const double* theta, size_t partition, pvi_rng& rng) const {
+  if (fn == nullptr || size == nullptr) throw std::logic_error("the model's code has no such generate function");
+  const bool shared = partition == kShared;
+  const void* const* part = shared ? nullptr : partitions_.at(partition).pointers();
+  int64_t dims[3] = {0, 0, 0};
+  size(shared_.pointers(), part, dims);
+  // At least three entries: a failing function reports where in out[0..2].
+  std::vector<double> out(static_cast<size_t>(std::max<int64_t>(dims[0], 3)));
+  int64_t status = 0;
+  withWorkspace(status, [&](void* ws, int64_t bytes) {
+    return fn(z, w, theta, shared_.pointers(), part, out.data(), ws, bytes, &status, &rng);
+  });
+  if (status == 0) {
+    out.resize(static_cast<size_t>(std::max<int64_t>(dims[0], 0)));
+    return out;
+  }
+  const std::string where = shared ? std::string() : " (partition " + partitionLabel(partition) + ")";
+  auto at = [&](size_t k) { return static_cast<int64_t>(out[k]); };
+  if (status == PVI_STATUS_GENERATED_OUT_OF_BOUNDS) {
+    throw ModelEvaluationError(generatedOutOfBounds(shared ? info_.generatedShared : info_.generatedPartition,
+                                                    shared ? generatedShared_ : generatedPartition_.at(partition),
+                                                    at(0), at(1), at(2)) + where);
+  }
+  if (status == PVI_STATUS_RNG_DOMAIN) {
+    const int64_t call = at(0);
+    const std::string what = call >= 0 && static_cast<size_t>(call) < info_.rngCalls.size()
+                                 ? info_.rngCalls[static_cast<size_t>(call)]
+                                 : "an _rng function";
+    throw ModelEvaluationError(what + ": arguments outside the distribution's domain (element " +
+                               std::to_string(at(1) + 1) + " of its arguments) in the generated quantities" + where);
+  }
+  throw ModelEvaluationError("an index is out of range in the generated quantities" + where + " (status " +
+                             std::to_string(status) + ")");
 }
 
 }  // namespace pvi

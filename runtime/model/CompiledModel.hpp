@@ -89,14 +89,20 @@ class CompiledModel : public FactorModel {
   std::vector<double> unconstrainGlobals(const double* constrained) const;
   std::vector<double> constrainLocals(size_t partition, const double* w) const;
   std::vector<double> unconstrainLocals(size_t partition, const double* constrained) const;
-  std::vector<double> generateShared(const double* z, const double* theta) const;
-  std::vector<double> generatePartition(size_t partition, const double* z, const double* w, const double* theta) const;
+  // The generated quantities; their _rng draws advance `rng` (seed one with pvi_rng_seed from
+  // stdlib/kernels/rng/rng.h). Throw ModelEvaluationError when a quantity is outside its declared
+  // bounds or an _rng function gets arguments outside its domain, naming which.
+  std::vector<double> generateShared(const double* z, const double* theta, pvi_rng& rng) const;
+  std::vector<double> generatePartition(size_t partition, const double* z, const double* w, const double* theta,
+                                        pvi_rng& rng) const;
 
  private:
   std::vector<double> output(pvi_output_fn fn, pvi_dims_fn size, const double* z, const double* w, const double* theta,
                              const void* const* part) const;
   std::vector<double> runOutput(pvi_output_fn fn, size_t n, const double* z, const double* w, const double* theta,
                                 const void* const* part) const;
+  std::vector<double> generate(pvi_generate_fn fn, pvi_dims_fn size, const double* z, const double* w,
+                               const double* theta, size_t partition, pvi_rng& rng) const;
   void validate() const;
   // Throws DataError when one of `vars`, whose dims start at shapes[*cursor], would need more
   // memory than `limit`; advances *cursor past them. `block` names them in the message.

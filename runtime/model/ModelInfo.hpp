@@ -26,6 +26,9 @@ struct ModelInfo {
   std::vector<VariableInfo> locals;          // w_j
   std::vector<VariableInfo> generatedShared; // generated quantities that need only the globals
   std::vector<VariableInfo> generatedPartition;  // ... and those that need a partition
+  // The _rng calls of the generated quantities ("normal_rng at 12:5"), by the index a failing
+  // one reports (PVI_STATUS_RNG_DOMAIN).
+  std::vector<std::string> rngCalls;
 };
 
 // 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3) of `bytes`, continuing

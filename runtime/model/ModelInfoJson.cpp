@@ -122,6 +122,7 @@ std::string toJson(const ModelInfo& info) {
     checks.push_back({{"a", c.a}, {"b", c.b}, {"what", c.what}, {"expr", c.expr}, {"at", c.at},
                       {"partition", c.partition}});
   j["size_checks"] = checks;
+  j["rng_calls"] = info.rngCalls;
   return j.dump();
 }
 
@@ -151,6 +152,7 @@ ModelInfo modelInfoFromJson(const std::string& text) {
         info.data.sizeChecks.push_back({c.at("a").get<std::string>(), c.at("b").get<std::string>(),
                                    c.at("what").get<std::string>(), c.at("expr").get<std::string>(),
                                    c.at("at").get<std::string>(), c.at("partition").get<bool>()});
+    if (j.contains("rng_calls")) info.rngCalls = j.at("rng_calls").get<std::vector<std::string>>();
     return info;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("malformed model info: ") + e.what());

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "model_harness.hpp"
+#include "stdlib/kernels/rng/rng.h"
 
 namespace pvi::test {
 namespace {
@@ -144,6 +145,37 @@ model {
       EXPECT_THROW(m.priorLogDensity(zz.data(), nullptr, gz.data(), nullptr), ModelEvaluationError) << j << " " << g1;
     }
   }
+}
+
+// Int arrays where reals are expected (as Stan converts them): in a real function's argument, as
+// a real density's variate, and in generated quantities; the sum of an int array is an int.
+TEST(Arrays, IntArraysWhereRealsAreExpected) {
+  Compiled c = compileModel(R"(
+data { int N; array[N] int g; array[2, N] int h; }
+global { real mu; real<lower=0> s; }
+model {
+  target += mu * sum(to_vector(g));
+  g ~ normal(mu, s);
+  h[2] ~ normal(mu, s);
+}
+generated { real total = sum(to_vector(h[1])); vector[N] v = to_vector(g); int count = sum(g); }
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  const std::vector<int64_t> g{3, -1, 4}, h{1, 5, 9, 2, 6, 5};
+  DataBlock shared;
+  shared.addInt(3).addInts(g).addInts(h);
+  CompiledModel m(c.jit->code(), c.lowered->info, shared, {});
+  const std::vector<double> z{0.4, std::log(1.5)};
+  const double mu = 0.4, sd = 1.5;
+  double expected = mu * 6 + std::log(sd);  // log-Jacobian of s = exp(z[1])
+  for (int64_t x : g) expected += normalLpdf(static_cast<double>(x), mu, sd);
+  for (size_t n = 0; n < 3; ++n) expected += normalLpdf(static_cast<double>(h[3 + n]), mu, sd);
+  EXPECT_NEAR(m.priorLogDensity(z.data(), nullptr, nullptr, nullptr), expected, 1e-12 * std::fabs(expected));
+  std::mt19937_64 rng(5);
+  checkGradients(m, rng);
+  pvi_rng draws;
+  pvi_rng_seed(&draws, 1, 0);
+  EXPECT_EQ(m.generateShared(z.data(), nullptr, draws), (std::vector<double>{15, 3, -1, 4, 6}));
 }
 
 }  // namespace

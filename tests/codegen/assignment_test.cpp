@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "stdlib/kernels/rng/rng.h"
 #include "model_harness.hpp"
 
 namespace pvi::test {
@@ -329,8 +330,10 @@ generated {
   ASSERT_EQ(dims[0], static_cast<int64_t>(N));
   std::vector<double> out(N), ws(1024);
   int64_t status = 0;
+  pvi_rng draws;
+  pvi_rng_seed(&draws, 1, 0);
   c.jit->code().generate_shared(z.data(), nullptr, nullptr, shared.pointers(), nullptr, out.data(), ws.data(),
-                                static_cast<int64_t>(ws.size() * sizeof(double)), &status);
+                                static_cast<int64_t>(ws.size() * sizeof(double)), &status, &draws);
   EXPECT_EQ(status, 0);
   for (size_t n = 0; n < N; ++n) EXPECT_EQ(out[n], static_cast<double>((n + 1) * (n + 1)));
 }

@@ -5,19 +5,23 @@
 
 #include <cmath>
 
+#include "stdlib/kernels/rng/rng.h"
 #include "model_harness.hpp"
 
 namespace pvi::test {
 namespace {
 
-std::vector<double> runOutput(pvi_output_fn fn, pvi_dims_fn size, const DataBlock& shared, const DataBlock* part,
+std::vector<double> runOutput(pvi_generate_fn fn, pvi_dims_fn size, const DataBlock& shared, const DataBlock* part,
                               const double* z, const double* w, int64_t* status) {
   int64_t dims[3] = {0, 0, 0};
   size(shared.pointers(), part ? part->pointers() : nullptr, dims);
-  std::vector<double> out(static_cast<size_t>(dims[0]), NAN), ws(4096);
+  std::vector<double> out(static_cast<size_t>(std::max<int64_t>(dims[0], 3)), NAN), ws(4096);
   *status = 0;
+  pvi_rng rng;
+  pvi_rng_seed(&rng, 1, 0);
   fn(z, w, nullptr, shared.pointers(), part ? part->pointers() : nullptr, out.data(), ws.data(),
-     static_cast<int64_t>(ws.size() * sizeof(double)), status);
+     static_cast<int64_t>(ws.size() * sizeof(double)), status, &rng);
+  out.resize(static_cast<size_t>(dims[0]));
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "stdlib/kernels/rng/rng.h"
 #include "model_harness.hpp"
 
 namespace pvi::test {
@@ -124,8 +125,10 @@ TEST(MixtureModel, ValuesGradientsGeneratedAndAot) {
   ASSERT_EQ(dims[0], static_cast<int64_t>(N + 1));
   std::vector<double> out(N + 1), ws(4096);
   int64_t status = 0;
+  pvi_rng draws;
+  pvi_rng_seed(&draws, 1, 0);
   c.jit->code().generate_partition(z.data(), w.data(), nullptr, shared.pointers(), part.pointers(), out.data(),
-                                   ws.data(), static_cast<int64_t>(ws.size() * sizeof(double)), &status);
+                                   ws.data(), static_cast<int64_t>(ws.size() * sizeof(double)), &status, &draws);
   EXPECT_EQ(status, 0);
   int changed = 0;
   for (size_t n = 0; n < N; ++n) {

@@ -1,3 +1,4 @@
+#include "stdlib/kernels/rng/rng.h"
 #include "model_harness.hpp"
 
 #include <dlfcn.h>
@@ -221,7 +222,9 @@ void expectAotBitIdentical(const Compiled& c, const DataBlock& shared, const std
   // The model's description travels with the object.
   const char* info = reinterpret_cast<const char*>(dlsym(lib.handle, PVI_MODEL_INFO_SYMBOL));
   EXPECT_NE(info, nullptr) << tag;
-  if (info != nullptr) EXPECT_EQ(toJson(modelInfoFromJson(info)), toJson(c.lowered->info)) << tag;
+  if (info != nullptr) {
+    EXPECT_EQ(toJson(modelInfoFromJson(info)), toJson(c.lowered->info)) << tag;
+  }
   // The shared library must not depend on LLVM.
   std::string ldd = "ldd " + library + " | grep -qi llvm";
   EXPECT_NE(std::system(ldd.c_str()), 0) << library << " links LLVM";
@@ -247,20 +250,23 @@ void expectAotBitIdentical(const Compiled& c, const DataBlock& shared, const std
   for (bool ofShared : {true, false}) {
     if (!ofShared && !partitioned) continue;
     std::string symbol = ofShared ? PVI_ABI_SYMBOL(generate_shared) : PVI_ABI_SYMBOL(generate_partition);
-    pvi_output_fn aotFn = ofShared ? aot.generate_shared : aot.generate_partition;
+    pvi_generate_fn aotFn = ofShared ? aot.generate_shared : aot.generate_partition;
     pvi_dims_fn size = ofShared ? aot.generate_shared_size : aot.generate_partition_size;
-    pvi_output_fn jitFn = ofShared ? c.jit->code().generate_shared : c.jit->code().generate_partition;
+    pvi_generate_fn jitFn = ofShared ? c.jit->code().generate_shared : c.jit->code().generate_partition;
     ASSERT_TRUE(aotFn && size && jitFn) << symbol;
     const void* const* part = ofShared ? nullptr : partitions.at(0).pointers();
     std::vector<double> w = randomVector(ofShared ? 0 : jitModel.localDim(0), rng, 0.5);
     int64_t dims[3] = {0, 0, 0};
     size(shared.pointers(), part, dims);
-    std::vector<double> out1(static_cast<size_t>(dims[0])), out2(out1.size()), ws(1 << 16);
+    std::vector<double> out1(static_cast<size_t>(std::max<int64_t>(dims[0], 3))), out2(out1.size()), ws(1 << 16);
     int64_t st1 = 0, st2 = 0;
+    pvi_rng rng1, rng2;  // one seed: the same draws
+    pvi_rng_seed(&rng1, 7, 0);
+    pvi_rng_seed(&rng2, 7, 0);
     jitFn(z.data(), w.data(), theta.data(), shared.pointers(), part, out1.data(), ws.data(),
-          static_cast<int64_t>(ws.size() * sizeof(double)), &st1);
+          static_cast<int64_t>(ws.size() * sizeof(double)), &st1, &rng1);
     aotFn(z.data(), w.data(), theta.data(), shared.pointers(), part, out2.data(), ws.data(),
-          static_cast<int64_t>(ws.size() * sizeof(double)), &st2);
+          static_cast<int64_t>(ws.size() * sizeof(double)), &st2, &rng2);
     EXPECT_EQ(st1, st2);
     EXPECT_EQ(0, std::memcmp(out1.data(), out2.data(), out1.size() * sizeof(double))) << symbol;
   }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "stdlib/kernels/rng/rng.h"
 #include "compiler/lower/Lower.hpp"
 #include "model_harness.hpp"
 #include "runtime/app/LinkedModel.hpp"
@@ -83,11 +84,13 @@ generated { real s = a + sum(b); vector[N] p = inv_logit(X * b + a); }
   EXPECT_NEAR(back2.back(), -0.5, 1e-14);
   constrained[0] = -2.0;  // below a's lower bound
   EXPECT_THROW(m.unconstrainGlobals(constrained.data()), std::invalid_argument);
-  std::vector<double> s = m.generateShared(z.data(), theta.data());
+  pvi_rng draws;
+  pvi_rng_seed(&draws, 1, 0);
+  std::vector<double> s = m.generateShared(z.data(), theta.data(), draws);
   ASSERT_EQ(s.size(), 1u);
   EXPECT_NEAR(s[0], -1.0 + std::exp(0.25) + 0.5, 1e-14);
   std::vector<double> w{0.1};
-  std::vector<double> p = m.generatePartition(1, z.data(), w.data(), theta.data());
+  std::vector<double> p = m.generatePartition(1, z.data(), w.data(), theta.data(), draws);
   ASSERT_EQ(p.size(), 1u);
   double eta = 0.5 * 0.25 * 2 + (-1.0 + std::exp(0.25));
   EXPECT_NEAR(p[0], 1 / (1 + std::exp(-eta)), 1e-14);
@@ -107,12 +110,14 @@ TEST(ModelInfo, EveryExampleHasConsistentLayouts) {
     CompiledModel m(c.jit->code(), c.lowered->info, data.shared, data.partitions);
     std::vector<double> z(m.globalDim(), 0.1), theta(m.hyperDim(), 0.1);
     EXPECT_EQ(m.constrainGlobals(z.data(), theta.data()).size(), m.parameterLayout().size());
-    EXPECT_EQ(m.generateShared(z.data(), theta.data()).size(), m.generatedSharedLayout().size());
+    pvi_rng draws;
+    pvi_rng_seed(&draws, 1, 0);
+    EXPECT_EQ(m.generateShared(z.data(), theta.data(), draws).size(), m.generatedSharedLayout().size());
     EXPECT_EQ(m.globalNames().size(), m.globalDim());
     for (size_t j = 0; j < m.numPartitions(); ++j) {
       std::vector<double> w(m.localDim(j), 0.1);
       EXPECT_EQ(m.localLayout(j).size(), m.localDim(j));
-      EXPECT_EQ(m.generatePartition(j, z.data(), w.data(), theta.data()).size(),
+      EXPECT_EQ(m.generatePartition(j, z.data(), w.data(), theta.data(), draws).size(),
                 m.generatedPartitionLayout(j).size());
     }
   }
@@ -133,7 +138,9 @@ generated { real m21 = mu[2][1]; real m13 = mu[1][3]; real a12 = A[1, 2]; real a
   ASSERT_EQ(names.size(), 6u + 6u + 4u);
   std::vector<double> z(names.size());
   for (size_t i = 0; i < z.size(); ++i) z[i] = static_cast<double>(i);
-  std::vector<double> picked = m.generateShared(z.data(), nullptr);
+  pvi_rng draws;
+  pvi_rng_seed(&draws, 1, 0);
+  std::vector<double> picked = m.generateShared(z.data(), nullptr, draws);
   auto at = [&](const std::string& name) {
     for (size_t i = 0; i < names.size(); ++i)
       if (names[i] == name) return static_cast<double>(i);
@@ -294,7 +301,7 @@ generated { real m2 = mu * mu; }
   expectBound(y.lower, "0", 0.0);
   expectBound(y.upper, "1", 1.0);
   EXPECT_EQ(info.data.shared.at(1).transform.kind, TransformKind::Identity);
-  EXPECT_EQ(info.generatedShared.at(0).transform.kind, TransformKind::Identity);  // cannot have bounds
+  EXPECT_EQ(info.generatedShared.at(0).transform.kind, TransformKind::Identity);  // declared without bounds
 
   // Round trip through the JSON description.
   ModelInfo back = modelInfoFromJson(toJson(info));

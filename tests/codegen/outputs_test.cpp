@@ -6,19 +6,30 @@
 #include <fstream>
 #include <sstream>
 
+#include "stdlib/kernels/rng/rng.h"
 #include "model_harness.hpp"
 
 namespace pvi::test {
 namespace {
 
-std::vector<double> runOutput(pvi_output_fn fn, pvi_dims_fn size, const DataBlock& shared, const DataBlock* part,
+// Output and generate functions (the latter with a random number state, which the models here
+// do not use) alike.
+template <class Fn>
+std::vector<double> runOutput(Fn fn, pvi_dims_fn size, const DataBlock& shared, const DataBlock* part,
                               const double* z, const double* w) {
   int64_t dims[3] = {0, 0, 0};
   size(shared.pointers(), part ? part->pointers() : nullptr, dims);
   std::vector<double> out(static_cast<size_t>(dims[0]), NAN), ws(4096);
   int64_t status = 0;
-  fn(z, w, nullptr, shared.pointers(), part ? part->pointers() : nullptr, out.data(), ws.data(),
-     static_cast<int64_t>(ws.size() * sizeof(double)), &status);
+  if constexpr (std::is_same_v<Fn, pvi_generate_fn>) {
+    pvi_rng rng;
+    pvi_rng_seed(&rng, 1, 0);
+    fn(z, w, nullptr, shared.pointers(), part ? part->pointers() : nullptr, out.data(), ws.data(),
+       static_cast<int64_t>(ws.size() * sizeof(double)), &status, &rng);
+  } else {
+    fn(z, w, nullptr, shared.pointers(), part ? part->pointers() : nullptr, out.data(), ws.data(),
+       static_cast<int64_t>(ws.size() * sizeof(double)), &status);
+  }
   EXPECT_EQ(status, 0);
   return out;
 }

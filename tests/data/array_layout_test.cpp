@@ -3,6 +3,7 @@
 // the files, and a refused element is named by its own indices.
 #include <gtest/gtest.h>
 
+#include "stdlib/kernels/rng/rng.h"
 #include "model_harness.hpp"
 #include "runtime/data/LoadData.hpp"
 
@@ -33,7 +34,9 @@ TEST(ArrayLayout, JsonAndCsvValuesReachGeneratedCodeByIndex) {
   BoundData d = loadDataTexts(c.lowered->info.data, texts);
   CompiledModel m(c.jit->code(), c.lowered->info, d.shared, d.partitions, d.labels, d.locator());
   double a = 0.0;
-  std::vector<double> g = m.generateShared(&a, nullptr);
+  pvi_rng draws;
+  pvi_rng_seed(&draws, 1, 0);
+  std::vector<double> g = m.generateShared(&a, nullptr, draws);
   ASSERT_EQ(g.size(), 4u);
   EXPECT_EQ(g[0], 21);
   EXPECT_EQ(g[1], 13);
