@@ -107,6 +107,8 @@ primary
   | IDENT '(' callArgs? ')'                                          # callExpr
   | IDENT                                                           # nameExpr
   | '(' expr ')'                                                    # parenExpr
+  | '[' exprList ']'                                                # rowVectorLiteral
+  | '{' exprList '}'                                                # arrayLiteral
   ;
 
 exprList

@@ -25,6 +25,8 @@ enum class ExprKind {
   Binary,     // args[0] op args[1]
   Transpose,  // args[0]'
   Cond,       // args[0] ? args[1] : args[2]
+  RowVectorLit,  // [args...]: a row_vector of scalars, or a matrix of row_vectors
+  ArrayLit,      // {args...}
 };
 
 struct Expr;

@@ -64,6 +64,12 @@ std::string printExpr(const Expr& e) {
     }
     case ExprKind::Cond:
       return operand(*e.args[0], 2) + " ? " + operand(*e.args[1], 1) + " : " + operand(*e.args[2], 1);
+    case ExprKind::RowVectorLit:
+    case ExprKind::ArrayLit: {
+      std::string s = e.kind == ExprKind::RowVectorLit ? "[" : "{";
+      for (size_t i = 0; i < e.args.size(); ++i) s += (i ? ", " : "") + printExpr(*e.args[i]);
+      return s + (e.kind == ExprKind::RowVectorLit ? "]" : "}");
+    }
   }
   return "?";
 }
@@ -174,6 +180,8 @@ class Dumper {
       case ExprKind::Transpose: line(d, "transpose" + t, e.span); break;
       case ExprKind::Binary: line(d, "binary " + e.text + t, e.span); break;
       case ExprKind::Cond: line(d, "cond" + t, e.span); break;
+      case ExprKind::RowVectorLit: line(d, "row_vector_literal" + t, e.span); break;
+      case ExprKind::ArrayLit: line(d, "array_literal" + t, e.span); break;
     }
     for (const ExprPtr& a : e.args) expr(d + 1, *a);
     for (const IndexSyntax& i : e.indices) {

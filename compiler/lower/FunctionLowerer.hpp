@@ -97,6 +97,7 @@ class FunctionLowerer {
   ValueId call(const Expr& e);
   ValueId rng(const Expr& e);
   ValueId conditional(const Expr& e);
+  ValueId literal(const Expr& e);
   ValueId kernel(const std::string& name, VType t, std::vector<ValueId> ops);
   ValueId density(const std::string& name, std::vector<ValueId> args, Span at);
   ValueId realValue(const Expr& e) { return toReal(lower(e)); }

@@ -2,6 +2,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <limits>
+#include <map>
 
 #include "compiler/lower/FunctionLowerer.hpp"
 #include "stdlib/Ops.hpp"
@@ -21,6 +22,18 @@ ValueId FunctionLowerer::kernel(const std::string& name, VType t, std::vector<Va
 }
 
 ValueId FunctionLowerer::density(const std::string& name, std::vector<ValueId> args, Span at) {
+  // A GLM D_glm(y | x, alpha, beta, rest...) is D(y | alpha + x * beta, rest...).
+  static const std::map<std::string, std::string> glms{{"bernoulli_logit_glm_lpmf", "bernoulli_logit_lpmf"},
+                                                       {"poisson_log_glm_lpmf", "poisson_log_lpmf"},
+                                                       {"normal_id_glm_lpdf", "normal_lpdf"}};
+  if (auto glm = glms.find(name); glm != glms.end()) {
+    const ValueId x = toReal(args[1]), alpha = toReal(args[2]), beta = toReal(args[3]);
+    const VType eta{Elem::Real, 1, {f_.at(x).type.dims[0], ir::kNone, ir::kNone, ir::kNone}};
+    const ValueId linear = kernel("ew_add", eta, {kernel("matvec", eta, {x, beta}), alpha});
+    std::vector<ValueId> rest{args[0], linear};
+    rest.insert(rest.end(), args.begin() + 4, args.end());
+    return density(glm->second, rest, at);
+  }
   const auto* op = stdlib::findKernelOp(name);
   if (op == nullptr) throw Unsupported{at, "the density " + name};
   for (size_t k = 0; k < args.size(); ++k)
@@ -77,6 +90,8 @@ ValueId FunctionLowerer::lower(const Expr& e) {
     case ExprKind::Call: return call(e);
     case ExprKind::Index: return index(e);
     case ExprKind::Cond: return conditional(e);
+    case ExprKind::RowVectorLit:
+    case ExprKind::ArrayLit: return literal(e);
   }
   throw Unsupported{e.span, "this expression"};
 }
@@ -280,6 +295,32 @@ ValueId FunctionLowerer::call(const Expr& e) {
   if (fn == "log_sum_exp" && args.size() == 2) return kernel("log_sum_exp2", realScalar(), args);
   if (fn == "log_mix") return kernel("log_mix", realScalar(), args);
   throw Unsupported{e.nameSpan, "the function '" + fn + "' with these arguments"};
+}
+
+// [a, b], [row1, row2] and {a, b}: a buffer filled element by element (each a Store, which the
+// gradient reverses), read back like a variable assigned in a branch.
+ValueId FunctionLowerer::literal(const Expr& e) {
+  const bool real = e.type.base == Base::Real;
+  std::vector<ValueId> items;
+  for (const ExprPtr& a : e.args) items.push_back(real ? realValue(*a) : lower(*a));
+  const auto n = static_cast<int64_t>(items.size());
+  const VType first = f_.at(items[0]).type;
+  VType t = first;
+  t.elem = real ? Elem::Real : Elem::Int;
+  if (e.kind == ExprKind::RowVectorLit && first.rank == 1) {  // a matrix: its rows, then its columns
+    t = VType{Elem::Real, 2, {constInt(n), first.dims[0], ir::kNone, ir::kNone}};
+  } else {  // a row_vector of scalars, or an array: the new dimension is the slowest
+    t.dims[t.rank++] = constInt(n);
+  }
+  const ValueId v = newVar(t, ir::kNone);
+  for (int64_t i = 0; i < n; ++i) {
+    const ValueId at = constInt(i + 1);
+    if (t.rank == 2 && e.kind == ExprKind::RowVectorLit)
+      store(Target{v, {at, ir::kNone, ir::kNone, ir::kNone}}, items[static_cast<size_t>(i)]);  // row i
+    else
+      store(Target{element(v, at), {}}, items[static_cast<size_t>(i)]);
+  }
+  return load(v);
 }
 
 // `c ? a : b`. A scalar result evaluates only the branch taken, under an if (the checker makes

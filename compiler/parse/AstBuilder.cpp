@@ -247,6 +247,12 @@ class Builder {
                                                                 : ExprKind::Name;
       return make(k, span, text(first));
     }
+    if (first->getType() != PVIParser::IDENT && first->getText() != "(") {  // '[' ... ']' or '{' ... '}'
+      auto e = make(first->getText() == "[" ? ExprKind::RowVectorLit : ExprKind::ArrayLit, span, first->getText());
+      auto* list = static_cast<PVIParser::ExprListContext*>(ctx->children[1]);
+      for (auto* a : list->expr()) e->args.push_back(expr(a));
+      return e;
+    }
     if (first->getType() != PVIParser::IDENT) {  // '(' expr ')'
       ExprPtr inner = expr(static_cast<ParserRuleContext*>(ctx->children[1]));
       inner->span = span;  // the parentheses belong to the operand's span

@@ -1,5 +1,6 @@
 // Type and shape inference for expressions.
 #include <cerrno>
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -69,6 +70,8 @@ Type Checker::checkExpr(Expr& e) {
     }
     case ExprKind::Call: t = checkCall(e); break;
     case ExprKind::Index: t = checkIndex(e); break;
+    case ExprKind::RowVectorLit:
+    case ExprKind::ArrayLit: t = checkLiteral(e); break;
     case ExprKind::Unary: {
       Type a = checkExpr(*e.args[0]);
       t = checkOperator(e, e.text == "!" ? "!" : "u" + e.text, {a});
@@ -176,6 +179,64 @@ Type Checker::applySignature(const stdlib::FunctionEntry& f, Expr& e, const std:
   for (const stdlib::Signature* sig : sameArity) candidates += (candidates.empty() ? "" : ", ") + paramList(*sig);
   diags_.error(e.nameSpan, "no signature of '" + f.name + "' accepts (" + typeList(types) + "); it takes " + candidates);
   return Type::poisoned();
+}
+
+// [a, b, c]: a row_vector of scalars, or a matrix whose rows are row_vectors of one size.
+// {a, b, c}: an array of elements of one type (ints promoted to reals when some are real).
+Type Checker::checkLiteral(Expr& e) {
+  std::vector<Type> ts;
+  bool failed = false;
+  for (ExprPtr& a : e.args) {
+    ts.push_back(checkExpr(*a));
+    failed = failed || ts.back().error;
+  }
+  if (failed) return Type::poisoned();
+  const Size count = Size::constant(static_cast<int64_t>(ts.size()));
+  stdlib::SizeChecker sizes;
+  Type out;
+  if (e.kind == ExprKind::RowVectorLit) {
+    const bool scalars = std::all_of(ts.begin(), ts.end(), [](const Type& t) { return t.isScalar(); });
+    const bool rows = std::all_of(ts.begin(), ts.end(),
+                                  [](const Type& t) { return !t.isArray() && t.shape == Shape::RowVector; });
+    if (!scalars && !rows) {
+      for (size_t i = 0; i < ts.size(); ++i)
+        if (!(ts[0].isScalar() ? ts[i].isScalar() : !ts[i].isArray() && ts[i].shape == Shape::RowVector)) {
+          diags_.error(e.args[i]->span, "the elements of '[...]' must be all scalars (a row_vector) or all "
+                                        "row_vectors (a matrix); element " + std::to_string(i + 1) + " is " +
+                                        toString(ts[i]));
+          return Type::poisoned();
+        }
+      diags_.error(e.span, "the elements of '[...]' must be all scalars (a row_vector) or all row_vectors (a matrix)");
+      return Type::poisoned();
+    }
+    if (scalars) {
+      out = Type::rowVector(count);
+    } else {
+      for (size_t i = 1; i < ts.size(); ++i)
+        sizes.requireEqual(ts[0].cols, ts[i].cols, "sizes of the rows of a matrix literal differ");
+      out = Type::matrix(count, ts[0].cols);
+    }
+  } else {
+    out = ts[0];
+    for (size_t i = 1; i < ts.size(); ++i) {
+      const Type& t = ts[i];
+      if (t.arrayDims.size() != out.arrayDims.size() || t.shape != out.shape) {
+        diags_.error(e.args[i]->span, "the elements of '{...}' must have one type; element 1 is " + toString(ts[0]) +
+                                          ", element " + std::to_string(i + 1) + " is " + toString(t));
+        return Type::poisoned();
+      }
+      if (t.base == Base::Real) out.base = Base::Real;
+      for (size_t d = 0; d < t.arrayDims.size(); ++d)
+        sizes.requireEqual(out.arrayDims[d], t.arrayDims[d], "array sizes of the elements of an array literal differ");
+      if (t.shape == Shape::Vector || t.shape == Shape::Matrix)
+        sizes.requireEqual(out.rows, t.rows, "sizes of the elements of an array literal differ");
+      if (t.shape == Shape::RowVector || t.shape == Shape::Matrix)
+        sizes.requireEqual(out.cols, t.cols, "sizes of the elements of an array literal differ");
+    }
+    out.arrayDims.insert(out.arrayDims.begin(), count);
+  }
+  recordSizes(sizes, e.span);
+  return out;
 }
 
 Type Checker::checkCall(Expr& e) {

@@ -48,6 +48,7 @@ class Checker {
 
   // Expressions (CheckExpr.cpp)
   Type checkCall(Expr& e);
+  Type checkLiteral(Expr& e);
   Type checkOperator(Expr& e, const std::string& op, std::vector<Type> types);
   Type checkIndex(Expr& e);
   Type applySignature(const stdlib::FunctionEntry& f, Expr& e, const std::vector<Type>& types,

@@ -1,5 +1,7 @@
 #include "compiler/sema/Signatures.hpp"
 
+#include "stdlib/Ops.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -195,6 +197,7 @@ std::vector<FunctionEntry> buildOperators() {
 void addRngFunctions(std::vector<FunctionEntry>& fns) {
   for (const DistributionEntry& d : distributions()) {
     const std::string name = d.name + "_rng";
+    if (findRngOp(name) == nullptr) continue;  // the GLMs have none
     Type scalar = d.discrete ? Type::intScalar() : Type::realScalar();
     if (d.name == "categorical_logit") {
       fns.push_back({name, {{{P::Vector}, returns(Type::intScalar())}}});
@@ -341,6 +344,21 @@ std::vector<DistributionEntry> buildDistributions() {
                 mvn("multi_normal", "covariance")});
   ds.push_back({"multi_normal_cholesky", false, P::Vector, {P::Vector, P::Matrix}, {"mu", "L"},
                 mvn("multi_normal_cholesky", "Cholesky factor")});
+  // Generalised linear models: D(y | x, alpha, beta, ...) is D(y | alpha + x * beta, ...), with
+  // one row of x per outcome and one coefficient of beta per column.
+  auto glm = [](const std::string& name) {
+    return [name](const std::vector<Type>& ts, SizeChecker& s) {
+      if (!ts[0].isScalar()) s.requireEqual(*length1D(ts[0]), ts[1].rows, "the outcomes of '" + name + "' and the rows of x differ in number");
+      s.requireEqual(ts[1].cols, ts[3].rows, "the columns of x and the coefficients beta of '" + name + "' differ in number");
+      if (!ts[2].isScalar()) s.requireEqual(*length1D(ts[2]), ts[1].rows, "the intercepts alpha of '" + name + "' and the rows of x differ in number");
+    };
+  };
+  ds.push_back({"bernoulli_logit_glm", true, P::Ints, {P::Matrix, P::Reals, P::Vector}, {"x", "alpha", "beta"},
+                glm("bernoulli_logit_glm")});
+  ds.push_back({"poisson_log_glm", true, P::Ints, {P::Matrix, P::Reals, P::Vector}, {"x", "alpha", "beta"},
+                glm("poisson_log_glm")});
+  ds.push_back({"normal_id_glm", false, P::Reals, {P::Matrix, P::Reals, P::Vector, P::Reals},
+                {"x", "alpha", "beta", "sigma"}, glm("normal_id_glm")});
   return ds;
 }
 

@@ -178,5 +178,41 @@ generated { real total = sum(to_vector(h[1])); vector[N] v = to_vector(g); int c
   EXPECT_EQ(m.generateShared(z.data(), nullptr, draws), (std::vector<double>{15, 3, -1, 4, 6}));
 }
 
+// Literals: [a, b] (a row_vector), [r1, r2] (a matrix of rows), {a, b} (arrays of scalars, of
+// vectors and of arrays), in the model (values and gradients) and in generated quantities.
+TEST(Arrays, RowVectorMatrixAndArrayLiterals) {
+  Compiled c = compileModel(R"(
+data { int N; vector[N] x; }
+global { real a; vector[2] b; }
+model {
+  row_vector[3] r = [a, 2 * a, 1];
+  matrix[2, N] M = [x', (a * x)'];
+  array[2] vector[2] vs = {b, [a, b[1]]'};
+  array[2, 2] real A = {{a, 1}, {2, b[2]}};
+  target += r * [1, 2, 3]' + sum(M * x) + dot_product(vs[1], vs[2]) + A[1, 1] * A[2, 2] + A[1, 2] * A[2, 1];
+}
+generated { matrix[2, 2] G = [[a, 1], [b[1], b[2]]]; array[3] int k = {1, N, 3}; }
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  const std::vector<double> x{0.5, -1.0, 2.0};
+  DataBlock shared;
+  shared.addInt(3).addReals(x);
+  CompiledModel m(c.jit->code(), c.lowered->info, shared, {});
+  const double a = 0.7, b1 = -0.4, b2 = 1.3;
+  const std::vector<double> z{a, b1, b2};
+  double xx = 0;
+  for (double v : x) xx += v * v;
+  // r . (1, 2, 3) = a + 4a + 3; sum(M x) = (x'x) + a (x'x); vs1 . vs2 = b1 a + b2 b1; A: a b2 + 2.
+  const double expected = 5 * a + 3 + xx + a * xx + (b1 * a + b2 * b1) + a * b2 + 2;
+  EXPECT_NEAR(m.priorLogDensity(z.data(), nullptr, nullptr, nullptr), expected, 1e-12);
+  std::mt19937_64 rng(7);
+  checkGradients(m, rng);
+  pvi_rng draws;
+  pvi_rng_seed(&draws, 1, 0);
+  // G column-major: a, b1, 1, b2; then k.
+  EXPECT_EQ(m.generateShared(z.data(), nullptr, draws), (std::vector<double>{a, b1, 1, b2, 1, 3, 3}));
+  expectAotBitIdentical(c, shared, {}, rng, "literals");
+}
+
 }  // namespace
 }  // namespace pvi::test
