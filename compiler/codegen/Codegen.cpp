@@ -45,7 +45,8 @@ class Emitter {
       if (i.op == Op::ConstInt) ints_[k] = i64(i.imm);
       else if (i.op == Op::Data && i.type.elem == Elem::Int && i.type.rank == 0)
         ints_[k] = b_.CreateLoad(b_.getInt64Ty(), dataPointer(i), i.comment);
-      else if (i.op == Op::IntArith) ints_[k] = intArith(i);
+      else if (i.op == Op::IntArith && ready(i.operands[0]) && ready(i.operands[1]))
+        ints_[k] = intArith(i);  // (arithmetic on computed ints is no size: it needs the function's values)
     }
     // An output function reports the length of its output in place of dim z.
     ir::ValueId dims[] = {f_.dimOut != ir::kNone ? f_.dimOut : f_.dimZ, f_.dimW, f_.dimTheta};
@@ -88,7 +89,7 @@ class Emitter {
       const Inst& i = f_.insts[k];
       if (depth_[k] > 0) continue;  // sizes never come from inside a loop
       if (i.op == Op::ConstInt) ints_[k] = i64(i.imm);
-      else if (i.op == Op::IntArith) ints_[k] = intArith(i);
+      else if (i.op == Op::IntArith && ready(i.operands[0]) && ready(i.operands[1])) ints_[k] = intArith(i);
       if (i.op != Op::Data) continue;
       if (i.type.elem == Elem::Int && i.type.rank == 0) ints_[k] = b_.CreateLoad(b_.getInt64Ty(), dataPointer(i), i.comment);
       if (i.source == source)

@@ -168,5 +168,34 @@ generated {
   }
 }
 
+// Int arithmetic on an int computed in a loop, at the top of the generated block (posteriordb's
+// M0_model: N = C + binomial_rng(M - C, p)): the size function must not try to compute it (it did,
+// and code generation crashed).
+TEST(GeneratedRng, IntArithmeticOnComputedInts) {
+  Compiled c = compileModel(R"(
+data { int M; array[M] int<lower=0, upper=1> seen; }
+global { real<lower=0, upper=1> p; }
+model { p ~ beta(1, 1); }
+generated {
+  int C = 0;
+  for (i in 1:M) C += seen[i];
+  int<lower=C, upper=M> N = C + binomial_rng(M - C, p);
+}
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  DataBlock shared;
+  shared.addInt(5).addInts({1, 0, 1, 0, 0});
+  CompiledModel m(c.jit->code(), c.lowered->info, shared, {});
+  const double z = 0.0;  // p = 1/2
+  pvi_rng rng = seeded(3, 0);
+  const std::vector<double> g = m.generateShared(&z, nullptr, rng);
+  pvi_rng ref = seeded(3, 0);
+  const int64_t trials = 3;
+  const double half = 0.5;
+  int64_t k = 0;
+  ASSERT_EQ(pvi_binomial_rng(&ref, 1, &trials, 0, &half, 0, &k), 0);
+  EXPECT_EQ(g, (std::vector<double>{2, 2.0 + static_cast<double>(k)}));
+}
+
 }  // namespace
 }  // namespace pvi::test
