@@ -32,10 +32,11 @@ void pruneDensityStatements(std::vector<StmtPtr>& stmts, const Block& b, bool re
 }
 
 // Copies of the block's statements. Top-level declarations are outputs of the generated block
-// where `output` is set, temporaries otherwise; they keep their bounds only as outputs of the
-// generated block (`checkedOutput`), where every draw is checked against them. `report`: give the
+// where `output` is set, temporaries otherwise; they lose their bounds (with a warning): Stan
+// rejects a proposal that violates a transformed parameter's bounds, which the fits here cannot
+// yet, and ending a finished fit at the first draw outside them would lose it. `report`: give the
 // warnings and errors (for the first of the two copies only).
-std::vector<StmtPtr> copies(const Block* b, bool output, bool checkedOutput, bool report, Diagnostics& diags) {
+std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostics& diags) {
   std::vector<StmtPtr> out;
   if (b == nullptr) return out;
   for (const StmtPtr& s : b->stmts) {
@@ -45,16 +46,10 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool checkedOutput, boo
       TypeSyntax& t = *c->declType;
       if ((t.lower || t.upper) && report)
         diags.warning(t.lower ? t.lowerSpan : t.upperSpan,
-                      b->kind == BlockKind::TransformedParameters
-                          ? "the bounds of '" + c->name +
-                                "' in the 'transformed parameters' block are checked on the draws written, not "
-                                "while fitting"
-                          : "the bounds of '" + c->name + "' in the '" + blockKeyword(b->kind) +
-                                "' block are not checked yet: pvic ignores them");
-      if (!checkedOutput) {
-        t.lower.reset();
-        t.upper.reset();
-      }
+                      "the bounds of '" + c->name + "' in the '" + blockKeyword(b->kind) +
+                          "' block are not checked yet: pvic ignores them");
+      t.lower.reset();
+      t.upper.reset();
     }
     out.push_back(std::move(c));
   }
@@ -90,13 +85,13 @@ void inlineTransformedBlocks(Program& program, Diagnostics& diags) {
   }
 
   if (Block* model = firstBlock(program, BlockKind::Model)) {
-    std::vector<StmtPtr> copied = copies(data, true, false, true, diags);
-    for (StmtPtr& s : copies(parameters, true, false, true, diags)) copied.push_back(std::move(s));
+    std::vector<StmtPtr> copied = copies(data, true, true, diags);
+    for (StmtPtr& s : copies(parameters, true, true, diags)) copied.push_back(std::move(s));
     prepend(*model, std::move(copied));
   }
   if (Block* generated = firstBlock(program, BlockKind::Generated)) {
-    std::vector<StmtPtr> copied = copies(data, false, false, false, diags);
-    for (StmtPtr& s : copies(parameters, true, true, false, diags)) copied.push_back(std::move(s));
+    std::vector<StmtPtr> copied = copies(data, false, false, diags);
+    for (StmtPtr& s : copies(parameters, true, false, diags)) copied.push_back(std::move(s));
     prepend(*generated, std::move(copied));
   }
   if (data != nullptr) data->stmts.clear();

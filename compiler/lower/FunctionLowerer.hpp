@@ -159,6 +159,7 @@ class FunctionLowerer {
   std::vector<RngSite>* rngSites_ = nullptr;       // generate functions only
   const std::set<const Symbol*>* sharedNeeds_ = nullptr;
   const Symbol* assigning_ = nullptr;             // the variable whose value is being lowered
+  std::vector<const Symbol*> controlled_;         // what the loop or branch whose header is being lowered assigns
   std::set<const Symbol*> needed_;                // variables this function computes
   std::unordered_set<const Stmt*> relevant_;      // loops, branches and blocks it enters
   std::map<const Stmt*, std::vector<const Symbol*>> assignedIn_;  // loops and branches: needed variables assigned

@@ -473,8 +473,10 @@ void FunctionLowerer::statement(const Stmt& s) {
 
 void FunctionLowerer::loop(const Stmt& s) {
   if (!relevant(s)) return;
+  controlled_ = assignedIn_[&s];  // for the draws in the bounds (FunctionLowerer::rng)
   ValueId lo = intExpr(*s.exprs[0]);
   ValueId hi = intExpr(*s.exprs[1]);
+  controlled_.clear();
   lowerPendingReadIn(s);
   std::vector<const Symbol*> owned = enterRegion(s);
   Inst begin{Op::LoopBegin, intScalar(), {lo, hi}};
@@ -495,7 +497,9 @@ void FunctionLowerer::loop(const Stmt& s) {
 
 void FunctionLowerer::branch(const Stmt& s) {
   if (!relevant(s)) return;
+  controlled_ = assignedIn_[&s];  // for the draws in the condition (FunctionLowerer::rng)
   ValueId cond = condition(*s.exprs[0]);
+  controlled_.clear();
   std::vector<const Symbol*> owned = enterRegion(s);
   ValueId begin = add(Inst{Op::IfBegin, intScalar(), {cond}});
   ++nest_;

@@ -203,8 +203,17 @@ ValueId FunctionLowerer::arithmetic(const std::string& op, ValueId a, ValueId b,
 ValueId FunctionLowerer::rng(const Expr& e) {
   const stdlib::RngOp& op = *stdlib::findRngOp(e.text);
   if (rngSites_ == nullptr) throw Unsupported{e.nameSpan, "'" + e.text + "' outside the generated quantities"};
-  if (sharedNeeds_ != nullptr && assigning_ != nullptr && sharedNeeds_->count(assigning_))
-    throw Unsupported{e.nameSpan, "'" + e.text + "' in '" + assigning_->name +
+  // In the partition's function, a draw that decides a variable the shared function computes too
+  // (by its value, or as the condition or bounds of a loop or branch that assigns it) would be
+  // drawn a second time, differently.
+  const Symbol* shared = nullptr;
+  if (sharedNeeds_ != nullptr) {
+    if (assigning_ != nullptr && sharedNeeds_->count(assigning_)) shared = assigning_;
+    for (const Symbol* s : controlled_)
+      if (shared == nullptr && sharedNeeds_->count(s)) shared = s;
+  }
+  if (shared != nullptr)
+    throw Unsupported{e.nameSpan, "'" + e.text + "' in '" + shared->name +
                                       "', which the generated quantities of the globals and those of each "
                                       "partition both need: it would be drawn twice, with different values; "
                                       "declare the partition's own draw separately"};
@@ -310,6 +319,8 @@ ValueId FunctionLowerer::literal(const Expr& e) {
   if (e.kind == ExprKind::RowVectorLit && first.rank == 1) {  // a matrix: its rows, then its columns
     t = VType{Elem::Real, 2, {constInt(n), first.dims[0], ir::kNone, ir::kNone}};
   } else {  // a row_vector of scalars, or an array: the new dimension is the slowest
+    if (t.rank == ir::kMaxRank)
+      throw Unsupported{e.span, "a literal of more than " + std::to_string(ir::kMaxRank) + " dimensions"};
     t.dims[t.rank++] = constInt(n);
   }
   const ValueId v = newVar(t, ir::kNone);
@@ -329,7 +340,8 @@ ValueId FunctionLowerer::literal(const Expr& e) {
 ValueId FunctionLowerer::conditional(const Expr& e) {
   ValueId c = condition(*e.args[0]);
   bool isInt = e.type.base == Base::Int && e.type.isScalar();
-  auto branchValue = [&](const Expr& x) { return isInt ? lower(x) : realValue(x); };
+  // Int arrays stay ints (as int64 buffers); only real results convert their branches.
+  auto branchValue = [&](const Expr& x) { return e.type.base == Base::Int ? lower(x) : realValue(x); };
   ValueId result;
   if (e.type.isScalar()) {
     result = newVar(isInt ? intScalar() : realScalar(), ir::kNone);

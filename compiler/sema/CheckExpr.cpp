@@ -302,12 +302,19 @@ Type Checker::checkCall(Expr& e) {
   }
   if (anyError) return Type::poisoned();
   if (e.text.size() > 4 && e.text.compare(e.text.size() - 4, 4, "_rng") == 0 && block_ != BlockKind::Generated) {
-    for (const Block& b : out_.program.blocks)
-      if (b.kind == BlockKind::TransformedData && e.span.begin >= b.span.begin && e.span.end <= b.span.end) {
+    for (const Block& b : out_.program.blocks) {
+      if (!(e.span.begin >= b.span.begin && e.span.end <= b.span.end)) continue;
+      if (b.kind == BlockKind::TransformedData) {
         diags_.error(e.nameSpan, "'" + e.text + "' in 'transformed data' is not supported yet: pvic computes "
                                  "transformed data in the model block too, where random draws are not allowed");
         return Type::poisoned();
       }
+      if (b.kind == BlockKind::TransformedParameters) {
+        diags_.error(e.nameSpan, "'" + e.text + "' draws random numbers; _rng functions belong in the generated "
+                                 "block ('generated quantities'), not the 'transformed parameters' block");
+        return Type::poisoned();
+      }
+    }
     diags_.error(e.nameSpan, "'" + e.text + "' draws random numbers; _rng functions belong in the generated block "
                              "('generated quantities'), not the " + std::string(blockKeyword(block_)) + " block");
     return Type::poisoned();

@@ -74,8 +74,8 @@ class Checker {
   // Model and generated variables assigned after their declaration: their value in a size is
   // not one fixed expression, so two uses never compare equal.
   std::unordered_set<std::string> reassigned_;
-  BlockKind block_ = BlockKind::Data;
-  int nesting_ = 0;  // loops, branches and { } around the statement being checked  // the block being checked (_rng functions: generated only)
+  BlockKind block_ = BlockKind::Data;  // the block being checked (_rng functions: generated only)
+  int nesting_ = 0;                    // loops, branches and { } around the statement being checked
 
   friend class FactorAssigner;
 };

@@ -19,6 +19,7 @@ std::string describe(Param p) {
     case P::IntArray: return "array[] int";
     case P::Ints: return "int or array[] int";
     case P::Reals: return "real, vector, row_vector, matrix or array[] real";
+    case P::Reals1D: return "real, vector, row_vector or array[] real";
     case P::Container: return "vector, row_vector or array[] real";
     case P::Any: return "a numeric value";
   }
@@ -44,6 +45,7 @@ bool accepts(Param p, const Type& t) {
     case P::IntArray: return oneDimArray && t.base == Base::Int;
     case P::Ints: return t.isIntScalar() || (oneDimArray && t.base == Base::Int);
     case P::Reals: return t.isScalar() || t.isEigen() || oneDimArray;
+    case P::Reals1D: return t.isScalar() || (t.isEigen() && t.shape != Shape::Matrix) || oneDimArray;
     case P::Container: return (t.isEigen() && t.shape != Shape::Matrix) || oneDimArray;
     case P::Any: return true;
   }
@@ -212,12 +214,22 @@ void addRngFunctions(std::vector<FunctionEntry>& fns) {
                                return Type::vector(a.types[0].rows);
                              }}}});
     } else {
-      fns.push_back({name, {{d.params, [name, scalar](const CallArgs& a) {
+      std::vector<P> params = d.params;  // as in Stan, no matrices
+      for (P& p : params)
+        if (p == P::Reals) p = P::Reals1D;
+      fns.push_back({name, {{params, [name, scalar](const CallArgs& a) {
                                requireSameShape(a.types, a.sizes, "the arguments of '" + name + "'");
                                for (const Type& t : a.types)
                                  if (!t.isScalar()) {
+                                   const std::optional<Size> n = length1D(t);
+                                   if (!n) {  // a matrix, as in Stan: not an argument of an _rng function
+                                     a.sizes.errors.push_back("the arguments of '" + name +
+                                                              "' are scalars, vectors, row_vectors or "
+                                                              "one-dimensional arrays, not " + toString(t));
+                                     return scalar;
+                                   }
                                    Type out = scalar;
-                                   out.arrayDims = {*length1D(t)};
+                                   out.arrayDims = {*n};
                                    return out;
                                  }
                                return scalar;
@@ -348,16 +360,26 @@ std::vector<DistributionEntry> buildDistributions() {
   // one row of x per outcome and one coefficient of beta per column.
   auto glm = [](const std::string& name) {
     return [name](const std::vector<Type>& ts, SizeChecker& s) {
-      if (!ts[0].isScalar()) s.requireEqual(*length1D(ts[0]), ts[1].rows, "the outcomes of '" + name + "' and the rows of x differ in number");
+      const auto count = [&](const Type& t, const std::string& what) -> std::optional<Size> {
+        if (t.isScalar()) return std::nullopt;
+        std::optional<Size> n = length1D(t);
+        if (!n) s.errors.push_back("the " + what + " of '" + name + "' must be a scalar or one-dimensional, not " +
+                                   toString(t));
+        return n;
+      };
+      if (auto n = count(ts[0], "outcomes"))
+        s.requireEqual(*n, ts[1].rows, "the outcomes of '" + name + "' and the rows of x differ in number");
       s.requireEqual(ts[1].cols, ts[3].rows, "the columns of x and the coefficients beta of '" + name + "' differ in number");
-      if (!ts[2].isScalar()) s.requireEqual(*length1D(ts[2]), ts[1].rows, "the intercepts alpha of '" + name + "' and the rows of x differ in number");
+      if (auto n = count(ts[2], "intercepts alpha"))
+        s.requireEqual(*n, ts[1].rows, "the intercepts alpha of '" + name + "' and the rows of x differ in number");
+      if (ts.size() > 4) count(ts[4], "scale sigma");
     };
   };
-  ds.push_back({"bernoulli_logit_glm", true, P::Ints, {P::Matrix, P::Reals, P::Vector}, {"x", "alpha", "beta"},
+  ds.push_back({"bernoulli_logit_glm", true, P::Ints, {P::Matrix, P::Reals1D, P::Vector}, {"x", "alpha", "beta"},
                 glm("bernoulli_logit_glm")});
-  ds.push_back({"poisson_log_glm", true, P::Ints, {P::Matrix, P::Reals, P::Vector}, {"x", "alpha", "beta"},
+  ds.push_back({"poisson_log_glm", true, P::Ints, {P::Matrix, P::Reals1D, P::Vector}, {"x", "alpha", "beta"},
                 glm("poisson_log_glm")});
-  ds.push_back({"normal_id_glm", false, P::Reals, {P::Matrix, P::Reals, P::Vector, P::Reals},
+  ds.push_back({"normal_id_glm", false, P::Reals1D, {P::Matrix, P::Reals1D, P::Vector, P::Reals1D},
                 {"x", "alpha", "beta", "sigma"}, glm("normal_id_glm")});
   return ds;
 }

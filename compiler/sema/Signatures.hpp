@@ -22,6 +22,7 @@ enum class Param {
   IntArray,   // array[] int
   Ints,       // int or array[] int
   Reals,      // real scalar or 1-D container: vector, row_vector, array[] real/int (and matrix)
+  Reals1D,    // Reals without the matrix (the arguments of _rng functions and GLMs, as in Stan)
   Container,  // Reals without the scalars
   Any,        // any numeric type, arrays included (element-wise functions)
 };

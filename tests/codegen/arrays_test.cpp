@@ -158,7 +158,12 @@ model {
   g ~ normal(mu, s);
   h[2] ~ normal(mu, s);
 }
-generated { real total = sum(to_vector(h[1])); vector[N] v = to_vector(g); int count = sum(g); }
+generated {
+  real total = sum(to_vector(h[1]));
+  vector[N] v = to_vector(g);
+  int count = sum(g);
+  array[N] int pick = N > 2 ? g : h[1];  // int arrays through ?: stay ints
+}
 )");
   ASSERT_TRUE(c.jit) << c.errors;
   const std::vector<int64_t> g{3, -1, 4}, h{1, 5, 9, 2, 6, 5};
@@ -175,7 +180,7 @@ generated { real total = sum(to_vector(h[1])); vector[N] v = to_vector(g); int c
   checkGradients(m, rng);
   pvi_rng draws;
   pvi_rng_seed(&draws, 1, 0);
-  EXPECT_EQ(m.generateShared(z.data(), nullptr, draws), (std::vector<double>{15, 3, -1, 4, 6}));
+  EXPECT_EQ(m.generateShared(z.data(), nullptr, draws), (std::vector<double>{15, 3, -1, 4, 6, 3, -1, 4}));
 }
 
 // Literals: [a, b] (a row_vector), [r1, r2] (a matrix of rows), {a, b} (arrays of scalars, of

@@ -13,6 +13,27 @@ struct Case {
 };
 
 const Case kCases[] = {
+    {"a draw deciding a branch both generate functions need", R"(
+@partition(group)
+data per group { int N; vector[N] y; }
+global { real mu; }
+local per group { real u; }
+model { mu ~ normal(0, 1); u ~ normal(mu, 1); y ~ normal(u, 1); }
+generated {
+  real shift = 0;
+  if (bernoulli_rng(0.5)) shift = 1;
+  real moved = u + shift;
+}
+)",
+     "9:7: error: not supported by code generation yet: 'bernoulli_rng' in 'shift', which the generated quantities "
+     "of the globals and those of each partition both need: it would be drawn twice, with different values; "
+     "declare the partition's own draw separately"},
+    {"a literal of five dimensions", R"(
+global { real a; }
+model { a ~ normal(0, 1); }
+generated { int k = size({{{{{1}}}}}); }
+)",
+     "4:26: error: not supported by code generation yet: a literal of more than 4 dimensions"},
     {"a draw both generate functions need", R"(
 @partition(group)
 data per group { int N; vector[N] y; }

@@ -339,7 +339,7 @@ TEST(RngDomain, AnArgumentOutsideTheDomainNamesItsElement) {
       {"pvi_binomial_rng", wrap(pvi_binomial_rng), {5, 0.5}, {{-1}, prob}},
       {"pvi_binomial_logit_rng", wrap(pvi_binomial_logit_rng), {5, 0}, {{-1}, loc}},
       {"pvi_poisson_rng", wrap(pvi_poisson_rng), {2}, {{-1.0, inf, nan, 1073741824.0}}},
-      {"pvi_poisson_log_rng", wrap(pvi_poisson_log_rng), {0}, {{inf, nan, 21.0}}},
+      {"pvi_poisson_log_rng", wrap(pvi_poisson_log_rng), {0}, {{inf, -inf, nan, 21.0}}},
       {"pvi_neg_binomial_2_rng", wrap(pvi_neg_binomial_2_rng), {2, 1}, {scale, scale}},
   };
   for (const DomainCase& c : cases) {
@@ -374,6 +374,10 @@ TEST(RngDomain, AnArgumentOutsideTheDomainNamesItsElement) {
   EXPECT_EQ(pvi_dirichlet_rng(&rng, 2, alpha.data(), out.data()), 2);
   EXPECT_EQ(pvi_multi_normal_rng(&rng, 2, mu.data(), asym.data(), out.data()), 1);
   EXPECT_EQ(pvi_multi_normal_rng(&rng, 2, mu.data(), indefinite.data(), out.data()), 1);
+  // Off-diagonal entries that differ by rounding (0 and 1e-17, as L * L' gives them) are symmetric,
+  // as multi_normal_lpdf takes them.
+  const std::vector<double> rounded{1.0, 1e-17, 0.0, 1.0};
+  EXPECT_EQ(pvi_multi_normal_rng(&rng, 2, mu.data(), rounded.data(), out.data()), 0);
   const std::vector<double> badMu{0.0, inf}, L{1.0, 0.0, 0.0, 1.0};
   EXPECT_EQ(pvi_multi_normal_cholesky_rng(&rng, 2, badMu.data(), L.data(), out.data()), 2);
 }

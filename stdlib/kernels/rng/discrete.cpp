@@ -93,7 +93,7 @@ extern "C" int64_t pvi_poisson_log_rng(pvi_rng* rng, int64_t n, const double* al
       n,
       [&](int64_t i) {
         double a = alpha[i * s_alpha];
-        return !std::isnan(a) && a < std::log(kPoissonMaxRate);
+        return finiteArg(a) && a < std::log(kPoissonMaxRate);
       },
       [&](int64_t i) { out[i] = poissonDraw(e, std::exp(alpha[i * s_alpha])); });
 }

@@ -38,12 +38,13 @@ extern "C" int64_t pvi_multi_normal_cholesky_rng(pvi_rng* rng, int64_t k, const 
   return 0;
 }
 
-// Sigma must be symmetric (to 1e-8 relative, as Stan checks) and positive definite.
+// Sigma must be symmetric, to 1e-8 of sqrt(Sigma_ii Sigma_jj) (the test multi_normal_lpdf
+// makes, so that a covariance the density accepts can be drawn from), and positive definite.
 extern "C" int64_t pvi_multi_normal_rng(pvi_rng* rng, int64_t k, const double* mu, const double* Sigma, double* out) {
   for (int64_t j = 0; j < k; ++j)
     for (int64_t i = j + 1; i < k; ++i) {
       double a = Sigma[i + j * k], b = Sigma[j + i * k];
-      if (!(std::fabs(a - b) <= 1e-8 * std::max(std::fabs(a), std::fabs(b)))) return 1;
+      if (!(std::fabs(a - b) <= 1e-8 * std::sqrt(std::fabs(Sigma[i + i * k] * Sigma[j + j * k])))) return 1;
     }
   std::vector<double> L(static_cast<size_t>(k * k), 0.0);
   if (!choleskyLower(k, Sigma, L.data())) return 1;
