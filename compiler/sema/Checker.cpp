@@ -97,34 +97,6 @@ void collectAssigned(const std::vector<StmtPtr>& stmts, std::unordered_set<std::
 
 }  // namespace
 
-std::string closestName(const std::string& name, const std::vector<std::string>& candidates) {
-  std::string best;
-  // Suggestions are a courtesy: skip them where the edit distances would cost too much.
-  constexpr size_t kMaxLength = 64, kMaxCandidates = 2000;
-  if (name.size() < 3 || name.size() > kMaxLength || candidates.size() > kMaxCandidates) return best;
-  size_t bestDist = (name.size() < 4 ? 1 : std::max<size_t>(2, name.size() / 3)) + 1;  // accepted: below this
-  for (const std::string& c : candidates) {
-    size_t lengthGap = c.size() > name.size() ? c.size() - name.size() : name.size() - c.size();
-    if (c.size() > kMaxLength || lengthGap >= bestDist) continue;
-    std::vector<size_t> row(c.size() + 1);
-    for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= name.size(); ++i) {
-      size_t diag = row[0];
-      row[0] = i;
-      for (size_t j = 1; j <= c.size(); ++j) {
-        size_t up = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (name[i - 1] == c[j - 1] ? 0 : 1)});
-        diag = up;
-      }
-    }
-    if (row[c.size()] < bestDist) {
-      bestDist = row[c.size()];
-      best = c;
-    }
-  }
-  return best;
-}
-
 CheckedProgram checkProgram(Program program, Diagnostics& diags) {
   CheckedProgram out;
   out.program = std::move(program);

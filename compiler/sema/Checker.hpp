@@ -8,6 +8,7 @@
 
 #include "compiler/diagnostics/Diagnostics.hpp"
 #include "compiler/sema/CheckedProgram.hpp"
+#include "runtime/support/ClosestName.hpp"
 
 namespace pvi {
 
@@ -83,7 +84,5 @@ class Checker {
 // The keyword of a block kind, as written in messages ("data", "generated", ...).
 const char* blockKeyword(BlockKind k);
 
-// Edit distance for "did you mean" suggestions.
-std::string closestName(const std::string& name, const std::vector<std::string>& candidates);
 
 }  // namespace pvi

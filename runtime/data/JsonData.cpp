@@ -6,6 +6,7 @@
 #include "runtime/data/DeclaredShape.hpp"
 #include "runtime/data/NumberText.hpp"
 #include "runtime/model/VariableLayout.hpp"
+#include "runtime/support/ClosestName.hpp"
 
 namespace pvi {
 
@@ -313,13 +314,20 @@ JsonBlock readJsonBlock(const SourceText& source, const JsonTarget& target, Size
   for (const DataField& f : fields)
     if (!root.contains(f.name)) missing.push_back(&f);
   if (!missing.empty()) {
-    std::string names;
-    for (const DataField* f : missing) names += (names.empty() ? "'" : ", '") + f->name + "' (" + f->type + ")";
+    std::string names, suggestions;
+    for (const DataField* f : missing) {
+      names += (names.empty() ? "'" : ", '") + f->name + "' (" + f->type + ")";
+      // A key the file has but the block does not declare, spelt nearly the same: the likely mistake.
+      const std::string near = closestName(f->name, out.ignored, 1);
+      if (!near.empty())
+        suggestions += (suggestions.empty() ? "; did you mean '" : ", '") + f->name + "' for the file's key '" + near + "'";
+    }
+    if (!suggestions.empty()) suggestions += "?";
     DataLocation where = base;
     where.variable = missing.front()->name;
     throw DataInputError(DataErrorKind::Missing, where,
                          std::string(missing.size() == 1 ? "missing variable " : "missing variables ") + names +
-                             " of " + blockName(schema, target.partition));
+                             " of " + blockName(schema, target.partition) + suggestions);
   }
 
   for (const DataField& f : fields) {

@@ -122,6 +122,11 @@ TEST_F(JsonData, MissingAndExtraVariables) {
   EXPECT_EQ(missing.where().variable, "sd");
   EXPECT_STREQ(missing.what(),
                "data.json: variable 'sd': missing variables 'sd' (real<lower=0>), 't' (array[M] int<lower=0, upper=1>) of data");
+  // A misspelt key is ignored, and the variable it meant is missing: the message connects them.
+  DataInputError misspelt = sharedError(R"({"D": 3, "sdd": 1, "M": 0, "Z": [], "T": []})");
+  EXPECT_STREQ(misspelt.what(),
+               "data.json: variable 'sd': missing variables 'sd' (real<lower=0>), 't' (array[M] int<lower=0, "
+               "upper=1>) of data; did you mean 'sd' for the file's key 'sdd', 't' for the file's key 'T'?");
   DataInputError extra = sharedError(R"({"D": 3, "sd": 1, "M": 0, "Z": [], "t": [], "tau": 2, "N": 4})");
   EXPECT_EQ(extra.kind(), DataErrorKind::Unexpected);
   EXPECT_STREQ(extra.what(), "data.json: variable 'N': the keys 'N', 'tau' are not declared in data; 'N' is declared "
