@@ -153,12 +153,8 @@ void FunctionLowerer::runDataCheck(ir::Source source) {
   for (size_t k = 0; k < syms.size(); ++k) {
     const Symbol* s = syms[k];
     const TypeSyntax& ts = *s->decl->declType;
-    bool isInt = ts.elem == ElemKind::Int;
-    if (isInt && !ts.lower && !ts.upper) continue;
-    auto bound = [&](const ExprPtr& e) { return e ? (isInt ? intExpr(*e) : realValue(*e)) : ir::kNone; };
-    Inst c{Op::CheckData, intScalar(), {values_[s], bound(ts.lower), bound(ts.upper)}, "", static_cast<int64_t>(k)};
-    c.comment = s->name;
-    add(c);
+    if (ts.elem == ElemKind::Int && !ts.lower && !ts.upper) continue;
+    checkBounds(values_[s], ts, static_cast<int64_t>(k), s->name);
   }
   // The size equalities the checker deferred to binding: those using per-partition data in the
   // partition check, the others in the shared one.
@@ -256,6 +252,16 @@ void FunctionLowerer::runShapes(bool partition) {
   f_.dimOut = offset;
 }
 
+// A CheckData of value v against the bounds declared in ts (and, for reals, against NaN); index
+// is what a failure reports (the variable's position in its block or among the outputs).
+void FunctionLowerer::checkBounds(ValueId v, const TypeSyntax& ts, int64_t index, const std::string& name) {
+  const bool isInt = ts.elem == ElemKind::Int;
+  auto bound = [&](const ExprPtr& b) { return b ? (isInt ? intExpr(*b) : realValue(*b)) : ir::kNone; };
+  Inst c{Op::CheckData, intScalar(), {v, bound(ts.lower), bound(ts.upper)}, "", index};
+  c.comment = name;
+  add(c);
+}
+
 void FunctionLowerer::runGenerate(const std::vector<const Stmt*>& decls, std::vector<RngSite>& rngSites,
                                   const std::set<const Symbol*>* sharedNeeds) {
   rngSites_ = &rngSites;
@@ -284,15 +290,7 @@ void FunctionLowerer::runGenerate(const std::vector<const Stmt*>& decls, std::ve
     offset = outputValue(v, offset, s->name);
     // Declared bounds are checked on every draw, as Stan checks them (the checker allows bounds on
     // these declarations only).
-    const TypeSyntax& ts = *s->declType;
-    if (ts.lower || ts.upper) {
-      const bool isInt = ts.elem == ElemKind::Int;
-      auto bound = [&](const ExprPtr& b) { return b ? (isInt ? intExpr(*b) : realValue(*b)) : ir::kNone; };
-      const auto index = static_cast<int64_t>(k);
-      Inst c{Op::CheckData, intScalar(), {v, bound(ts.lower), bound(ts.upper)}, "", index};
-      c.comment = s->name;
-      add(c);
-    }
+    if (s->declType->lower || s->declType->upper) checkBounds(v, *s->declType, static_cast<int64_t>(k), s->name);
   }
   f_.dimOut = offset;
 }

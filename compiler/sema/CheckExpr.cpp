@@ -1,12 +1,13 @@
 // Type and shape inference for expressions.
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/sema/Checker.hpp"
+#include "stdlib/Ops.hpp"
 
 namespace pvi {
 
@@ -301,7 +302,7 @@ Type Checker::checkCall(Expr& e) {
     return Type::poisoned();
   }
   if (anyError) return Type::poisoned();
-  if (e.text.size() > 4 && e.text.compare(e.text.size() - 4, 4, "_rng") == 0 && block_ != BlockKind::Generated) {
+  if (stdlib::findRngOp(e.text) != nullptr && block_ != BlockKind::Generated) {
     for (const Block& b : out_.program.blocks) {
       if (!(e.span.begin >= b.span.begin && e.span.end <= b.span.end)) continue;
       if (b.kind == BlockKind::TransformedData) {

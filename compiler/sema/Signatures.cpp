@@ -220,16 +220,9 @@ void addRngFunctions(std::vector<FunctionEntry>& fns) {
       fns.push_back({name, {{params, [name, scalar](const CallArgs& a) {
                                requireSameShape(a.types, a.sizes, "the arguments of '" + name + "'");
                                for (const Type& t : a.types)
-                                 if (!t.isScalar()) {
-                                   const std::optional<Size> n = length1D(t);
-                                   if (!n) {  // a matrix, as in Stan: not an argument of an _rng function
-                                     a.sizes.errors.push_back("the arguments of '" + name +
-                                                              "' are scalars, vectors, row_vectors or "
-                                                              "one-dimensional arrays, not " + toString(t));
-                                     return scalar;
-                                   }
+                                 if (!t.isScalar()) {  // one-dimensional (Reals1D)
                                    Type out = scalar;
-                                   out.arrayDims = {*n};
+                                   out.arrayDims = {*length1D(t)};
                                    return out;
                                  }
                                return scalar;
@@ -360,19 +353,12 @@ std::vector<DistributionEntry> buildDistributions() {
   // one row of x per outcome and one coefficient of beta per column.
   auto glm = [](const std::string& name) {
     return [name](const std::vector<Type>& ts, SizeChecker& s) {
-      const auto count = [&](const Type& t, const std::string& what) -> std::optional<Size> {
-        if (t.isScalar()) return std::nullopt;
-        std::optional<Size> n = length1D(t);
-        if (!n) s.errors.push_back("the " + what + " of '" + name + "' must be a scalar or one-dimensional, not " +
-                                   toString(t));
-        return n;
-      };
-      if (auto n = count(ts[0], "outcomes"))
-        s.requireEqual(*n, ts[1].rows, "the outcomes of '" + name + "' and the rows of x differ in number");
+      // The outcomes and alpha are scalars or one-dimensional (Ints, Reals1D).
+      if (!ts[0].isScalar())
+        s.requireEqual(*length1D(ts[0]), ts[1].rows, "the outcomes of '" + name + "' and the rows of x differ in number");
       s.requireEqual(ts[1].cols, ts[3].rows, "the columns of x and the coefficients beta of '" + name + "' differ in number");
-      if (auto n = count(ts[2], "intercepts alpha"))
-        s.requireEqual(*n, ts[1].rows, "the intercepts alpha of '" + name + "' and the rows of x differ in number");
-      if (ts.size() > 4) count(ts[4], "scale sigma");
+      if (!ts[2].isScalar())
+        s.requireEqual(*length1D(ts[2]), ts[1].rows, "the intercepts alpha of '" + name + "' and the rows of x differ in number");
     };
   };
   ds.push_back({"bernoulli_logit_glm", true, P::Ints, {P::Matrix, P::Reals1D, P::Vector}, {"x", "alpha", "beta"},

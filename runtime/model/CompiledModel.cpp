@@ -31,9 +31,9 @@ std::string generatedOutOfBounds(const std::vector<VariableInfo>& infos, const V
     return "a generated quantity is outside its bounds";
   const VariableExtent& v = layout.variables()[static_cast<size_t>(var)];
   const Transform& t = infos[static_cast<size_t>(var)].transform;
-  std::string name = v.name;
-  if (!v.dims.empty() && element >= 0)
-    for (int64_t i : flatIndex(static_cast<size_t>(element), v.dims, v.arrayRank)) name += "." + std::to_string(i + 1);
+  const std::string name = element >= 0 && static_cast<size_t>(element) < v.size
+                               ? layout.elementNames().at(v.offset + static_cast<size_t>(element))  // as in the CSV
+                               : v.name;
   std::string bounds;
   if (!t.lower.expr.empty()) bounds += "lower=" + t.lower.expr;
   if (!t.upper.expr.empty()) bounds += (bounds.empty() ? "" : ", ") + std::string("upper=") + t.upper.expr;

@@ -19,7 +19,7 @@ int64_t locationScale(pvi_rng* rng, int64_t n, const double* mu, int64_t s_mu, c
                       double* out, Draw draw) {
   Engine e(rng);
   return drawEach(
-      n, [&](int64_t i) { return finiteArg(mu[i * s_mu]) && positiveArg(sigma[i * s_sigma]); },
+      n, [&](int64_t i) { return isFinite(mu[i * s_mu]) && positiveFinite(sigma[i * s_sigma]); },
       [&](int64_t i) { out[i] = mu[i * s_mu] + sigma[i * s_sigma] * draw(e); });
 }
 
@@ -29,7 +29,7 @@ int64_t positivePair(pvi_rng* rng, int64_t n, const double* a, int64_t s_a, cons
                      Draw draw) {
   Engine e(rng);
   return drawEach(
-      n, [&](int64_t i) { return positiveArg(a[i * s_a]) && positiveArg(b[i * s_b]); },
+      n, [&](int64_t i) { return positiveFinite(a[i * s_a]) && positiveFinite(b[i * s_b]); },
       [&](int64_t i) { out[i] = draw(e, a[i * s_a], b[i * s_b]); });
 }
 
@@ -65,7 +65,7 @@ extern "C" int64_t pvi_student_t_rng(pvi_rng* rng, int64_t n, const double* nu, 
   return drawEach(
       n,
       [&](int64_t i) {
-        return positiveArg(nu[i * s_nu]) && finiteArg(mu[i * s_mu]) && positiveArg(sigma[i * s_sigma]);
+        return positiveFinite(nu[i * s_nu]) && isFinite(mu[i * s_mu]) && positiveFinite(sigma[i * s_sigma]);
       },
       [&](int64_t i) {
         double t = boost::random::student_t_distribution<double>(nu[i * s_nu])(e);
@@ -86,7 +86,7 @@ extern "C" int64_t pvi_logistic_rng(pvi_rng* rng, int64_t n, const double* mu, i
 extern "C" int64_t pvi_exponential_rng(pvi_rng* rng, int64_t n, const double* beta, int64_t s_beta, double* out) {
   Engine e(rng);
   return drawEach(
-      n, [&](int64_t i) { return positiveArg(beta[i * s_beta]); },
+      n, [&](int64_t i) { return positiveFinite(beta[i * s_beta]); },
       [&](int64_t i) { out[i] = boost::random::exponential_distribution<double>(beta[i * s_beta])(e); });
 }
 
@@ -123,7 +123,7 @@ extern "C" int64_t pvi_uniform_rng(pvi_rng* rng, int64_t n, const double* alpha,
       n,
       [&](int64_t i) {
         double a = alpha[i * s_alpha], b = beta[i * s_beta];
-        return finiteArg(a) && finiteArg(b) && b > a;
+        return isFinite(a) && isFinite(b) && b > a;
       },
       [&](int64_t i) {
         double a = alpha[i * s_alpha], b = beta[i * s_beta];

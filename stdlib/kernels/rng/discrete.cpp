@@ -12,14 +12,6 @@ namespace {
 
 constexpr double kPoissonMaxRate = 1073741824.0;  // 2^30: larger rates overflow Stan's int
 
-bool probability(double p) { return p >= 0.0 && p <= 1.0; }
-
-double invLogit(double x) {
-  if (x >= 0.0) return 1.0 / (1.0 + std::exp(-x));
-  double e = std::exp(x);
-  return e / (1.0 + e);
-}
-
 int64_t poissonDraw(Engine& e, double lambda) {
   if (lambda == 0.0) return 0;  // Boost requires a positive mean
   return boost::random::poisson_distribution<int64_t, double>(lambda)(e);
@@ -48,7 +40,7 @@ int64_t categoryDraw(Engine& e, int64_t k, const double* w, double total) {
 extern "C" int64_t pvi_bernoulli_rng(pvi_rng* rng, int64_t n, const double* theta, int64_t s_theta, int64_t* out) {
   Engine e(rng);
   return drawEach(
-      n, [&](int64_t i) { return probability(theta[i * s_theta]); },
+      n, [&](int64_t i) { return inUnit(theta[i * s_theta]); },
       [&](int64_t i) { out[i] = e.open01() < theta[i * s_theta] ? 1 : 0; });
 }
 
@@ -56,7 +48,7 @@ extern "C" int64_t pvi_bernoulli_logit_rng(pvi_rng* rng, int64_t n, const double
                                            int64_t* out) {
   Engine e(rng);
   return drawEach(
-      n, [&](int64_t i) { return finiteArg(alpha[i * s_alpha]); },
+      n, [&](int64_t i) { return isFinite(alpha[i * s_alpha]); },
       [&](int64_t i) { out[i] = e.open01() < invLogit(alpha[i * s_alpha]) ? 1 : 0; });
 }
 
@@ -64,7 +56,7 @@ extern "C" int64_t pvi_binomial_rng(pvi_rng* rng, int64_t n, const int64_t* N, i
                                     int64_t s_theta, int64_t* out) {
   Engine e(rng);
   return drawEach(
-      n, [&](int64_t i) { return N[i * s_N] >= 0 && probability(theta[i * s_theta]); },
+      n, [&](int64_t i) { return N[i * s_N] >= 0 && inUnit(theta[i * s_theta]); },
       [&](int64_t i) { out[i] = binomialDraw(e, N[i * s_N], theta[i * s_theta]); });
 }
 
@@ -72,7 +64,7 @@ extern "C" int64_t pvi_binomial_logit_rng(pvi_rng* rng, int64_t n, const int64_t
                                           int64_t s_alpha, int64_t* out) {
   Engine e(rng);
   return drawEach(
-      n, [&](int64_t i) { return N[i * s_N] >= 0 && finiteArg(alpha[i * s_alpha]); },
+      n, [&](int64_t i) { return N[i * s_N] >= 0 && isFinite(alpha[i * s_alpha]); },
       [&](int64_t i) { out[i] = binomialDraw(e, N[i * s_N], invLogit(alpha[i * s_alpha])); });
 }
 
@@ -93,7 +85,7 @@ extern "C" int64_t pvi_poisson_log_rng(pvi_rng* rng, int64_t n, const double* al
       n,
       [&](int64_t i) {
         double a = alpha[i * s_alpha];
-        return finiteArg(a) && a < std::log(kPoissonMaxRate);
+        return isFinite(a) && a < std::log(kPoissonMaxRate);
       },
       [&](int64_t i) { out[i] = poissonDraw(e, std::exp(alpha[i * s_alpha])); });
 }
@@ -105,7 +97,7 @@ extern "C" int64_t pvi_neg_binomial_2_rng(pvi_rng* rng, int64_t n, const double*
   Engine e(rng);
   for (int64_t i = 0; i < n; ++i) {
     double m = mu[i * s_mu], p = phi[i * s_phi];
-    if (!positiveArg(m) || !positiveArg(p)) return i + 1;
+    if (!positiveFinite(m) || !positiveFinite(p)) return i + 1;
     double lambda = boost::random::gamma_distribution<double>(p, m / p)(e);
     if (!(lambda < kPoissonMaxRate)) return i + 1;
     out[i] = poissonDraw(e, lambda);
@@ -131,7 +123,7 @@ extern "C" int64_t pvi_categorical_logit_rng(pvi_rng* rng, int64_t k, const doub
   if (k == 0) return 1;
   double top = -INFINITY;
   for (int64_t c = 0; c < k; ++c) {
-    if (!finiteArg(beta[c])) return 1;
+    if (!isFinite(beta[c])) return 1;
     top = std::max(top, beta[c]);
   }
   double total = 0.0;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "stdlib/kernels/kernel_support.hpp"
 #include "stdlib/kernels/rng/rng.h"
 
 namespace pvi::kern {
@@ -24,9 +25,6 @@ class Engine {
  private:
   pvi_rng* state_;
 };
-
-inline bool finiteArg(double x) { return std::isfinite(x); }
-inline bool positiveArg(double x) { return x > 0.0 && x < INFINITY; }
 
 // log of a gamma(alpha, 1) draw, without underflow for small alpha: for alpha < 1,
 // G(alpha) = G(alpha + 1) U^(1 / alpha) (Marsaglia and Tsang), taken in logs.

@@ -11,7 +11,7 @@ using namespace pvi::kern;
 extern "C" int64_t pvi_dirichlet_rng(pvi_rng* rng, int64_t k, const double* alpha, double* out) {
   if (k == 0) return 1;
   for (int64_t c = 0; c < k; ++c)
-    if (!positiveArg(alpha[c])) return c + 1;
+    if (!positiveFinite(alpha[c])) return c + 1;
   Engine e(rng);
   double top = -INFINITY;
   for (int64_t c = 0; c < k; ++c) top = std::max(top, out[c] = logGammaDraw(e, alpha[c]));
@@ -25,10 +25,10 @@ extern "C" int64_t pvi_dirichlet_rng(pvi_rng* rng, int64_t k, const double* alph
 extern "C" int64_t pvi_multi_normal_cholesky_rng(pvi_rng* rng, int64_t k, const double* mu, const double* L,
                                                  double* out) {
   for (int64_t c = 0; c < k; ++c)
-    if (!finiteArg(mu[c])) return c + 1;
+    if (!isFinite(mu[c])) return c + 1;
   for (int64_t j = 0; j < k; ++j)
     for (int64_t i = j; i < k; ++i)
-      if (!finiteArg(L[i + j * k])) return 1;
+      if (!isFinite(L[i + j * k])) return 1;
   Engine e(rng);
   std::vector<double> z(static_cast<size_t>(k));
   for (double& x : z) x = boost::random::normal_distribution<double>()(e);
