@@ -4,7 +4,32 @@
 grammar PVI;
 
 program
-  : annotation* block* EOF
+  : (annotation | functionsBlock)* block* EOF
+  ;
+
+// Stan's user-defined functions (inlined at each call: compiler/desugar/InlineFunctions.hpp).
+// A declaration without a body (`real f(real x);`) declares a function defined later.
+functionsBlock
+  : 'functions' '{' functionDef* '}'
+  ;
+
+functionDef
+  : returnType IDENT '(' (param (',' param)*)? ')' ('{' statement* '}' | ';')
+  ;
+
+returnType
+  : 'void'
+  | unsizedType
+  ;
+
+param
+  : 'data'? unsizedType IDENT
+  ;
+
+// Types without sizes, for arguments and return values: array[] real, array[,] vector, matrix.
+unsizedType
+  : 'array' '[' commas+=','* ']' kw=('int' | 'real' | 'vector' | 'row_vector' | 'matrix')
+  | kw=('int' | 'real' | 'vector' | 'row_vector' | 'matrix')
   ;
 
 annotation
@@ -61,7 +86,8 @@ statement
   | 'for' '(' IDENT 'in' expr ':' expr ')' statement               # forStmt
   | 'if' '(' expr ')' statement ('else' statement)?                 # ifStmt
   | '{' statement* '}'                                              # blockStmt
-  | expr stmtTail ';'                                                # exprStmt
+  | 'return' expr? ';'                                              # returnStmt
+  | expr stmtTail? ';'                                               # exprStmt
   ;
 
 // One rule for `lhs ~ dist(...)` and `lhs = rhs`, so the parser decides after the left side.

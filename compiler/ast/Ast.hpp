@@ -64,11 +64,17 @@ struct TypeSyntax {
   std::vector<ExprPtr> elemDims;   // vector[n]: {n}; matrix[r, c]: {r, c}
   ExprPtr lower, upper;
   Span lowerSpan, upperSpan;
+  // An inlined function's argument or result (compiler/desugar/InlineFunctions.hpp): the sizes,
+  // and valueArrayRank array dimensions, are those of the initial value.
+  bool sizesFromValue = false;
+  int valueArrayRank = 0;
 };
 
 // Statements -----------------------------------------------------------------------------------
 
-enum class StmtKind { Decl, Assign, Tilde, Target, For, If, Block };
+// Return and Call (a call as a statement) are written in user-defined functions; inlining
+// replaces them (compiler/desugar/InlineFunctions.hpp), so the checker refuses those left.
+enum class StmtKind { Decl, Assign, Tilde, Target, For, If, Block, Return, Call };
 
 struct Stmt;
 using StmtPtr = std::unique_ptr<Stmt>;
@@ -81,7 +87,8 @@ struct Stmt {
   std::string name;           // Decl: variable; For: loop variable; Tilde: distribution
   Span nameSpan;
   std::string op;             // Assign: "=", "+=", "-=", "*=", "/="
-  // Assign: {lhs, rhs}; Tilde: {lhs, args...}; Target: {value}; For: {lo, hi}; If: {cond}
+  // Assign: {lhs, rhs}; Tilde: {lhs, args...}; Target: {value}; For: {lo, hi}; If: {cond};
+  // Return: {value?}; Call: {call}
   std::vector<ExprPtr> exprs;
   // For: {body}; If: {then, else?}; Block: statements
   std::vector<StmtPtr> body;
@@ -89,6 +96,10 @@ struct Stmt {
   // A declaration at the top of the generated block is a generated quantity (written) unless this
   // is false: a copy of a `transformed data` declaration (compiler/desugar/TransformedBlocks.hpp).
   bool output = true;
+  // A declaration made by inlining a function: what it is, for messages ("argument 'x' of 'f'"),
+  // and whether its value must not depend on parameters (a `data` argument).
+  std::string role;
+  bool dataOnly = false;
 
   // sema
   Symbol* declared = nullptr;  // Decl and For: the symbol introduced
@@ -129,7 +140,36 @@ struct Annotation {
   std::vector<Span> argSpans;
 };
 
+// Stan's user-defined functions -----------------------------------------------------------------
+
+// A type without sizes: `array[,] vector` is {2, Vector}.
+struct UnsizedType {
+  Span span;
+  int arrayRank = 0;
+  ElemKind elem = ElemKind::Real;
+};
+
+struct FunctionParam {
+  Span span;
+  bool dataOnly = false;  // declared `data`
+  UnsizedType type;
+  std::string name;
+  Span nameSpan;
+};
+
+struct FunctionDef {
+  Span span;
+  bool returnsVoid = false;
+  UnsizedType returnType;  // unless returnsVoid
+  std::string name;
+  Span nameSpan;
+  std::vector<FunctionParam> params;
+  bool hasBody = false;  // false for a forward declaration `real f(real x);`
+  std::vector<StmtPtr> body;
+};
+
 struct Program {
+  std::vector<FunctionDef> functions;
   std::vector<Annotation> annotations;
   std::vector<Block> blocks;
 };

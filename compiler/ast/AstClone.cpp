@@ -30,6 +30,8 @@ std::unique_ptr<TypeSyntax> cloneType(const TypeSyntax& t) {
   out->upper = cloneOptional(t.upper);
   out->lowerSpan = t.lowerSpan;
   out->upperSpan = t.upperSpan;
+  out->sizesFromValue = t.sizesFromValue;
+  out->valueArrayRank = t.valueArrayRank;
   return out;
 }
 
@@ -42,6 +44,8 @@ StmtPtr cloneStmt(const Stmt& s) {
   out->nameSpan = s.nameSpan;
   out->op = s.op;
   out->output = s.output;
+  out->role = s.role;
+  out->dataOnly = s.dataOnly;
   for (const ExprPtr& e : s.exprs) out->exprs.push_back(cloneExpr(*e));
   for (const StmtPtr& b : s.body) out->body.push_back(cloneStmt(*b));
   return out;

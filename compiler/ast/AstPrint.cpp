@@ -161,6 +161,14 @@ class Dumper {
         line(d, "block", s.span);
         for (const StmtPtr& b : s.body) stmt(d + 1, *b);
         return;
+      case StmtKind::Return:
+        line(d, "return", s.span);
+        for (const ExprPtr& e : s.exprs) expr(d + 1, *e);
+        return;
+      case StmtKind::Call:
+        line(d, "call", s.span);
+        expr(d + 1, *s.exprs[0]);
+        return;
     }
   }
 

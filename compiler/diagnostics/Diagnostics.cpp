@@ -1,6 +1,7 @@
 #include "compiler/diagnostics/Diagnostics.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <ostream>
 #include <sstream>
 
@@ -19,7 +20,25 @@ namespace {
 // Messages quote names and source text; a pathological input (a 1 MB name) must not make a
 // pathological message.
 constexpr size_t kMaxMessage = 400;
+
+// Inlined functions' variables are named x~3 (compiler/desugar/InlineFunctions.hpp); messages
+// show them as written, x.
+std::string withoutInlineSuffixes(const std::string& m) {
+  std::string out;
+  out.reserve(m.size());
+  for (size_t i = 0; i < m.size(); ++i) {
+    const bool afterName = i > 0 && (std::isalnum(static_cast<unsigned char>(m[i - 1])) || m[i - 1] == '_');
+    if (m[i] == '~' && afterName && i + 1 < m.size() && std::isdigit(static_cast<unsigned char>(m[i + 1]))) {
+      while (i + 1 < m.size() && std::isdigit(static_cast<unsigned char>(m[i + 1]))) ++i;
+      continue;
+    }
+    out += m[i];
+  }
+  return out;
+}
+
 std::string bounded(std::string m) {
+  if (m.find('~') != std::string::npos) m = withoutInlineSuffixes(m);
   if (m.size() <= kMaxMessage) return m;
   size_t cut = kMaxMessage - 3;
   while (cut > 0 && (static_cast<unsigned char>(m[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary

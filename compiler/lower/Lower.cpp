@@ -350,6 +350,8 @@ bool FunctionLowerer::fromIntDataScalars(ValueId v) const {
 // the element's dims, then the array dims innermost first (see ir::VType).
 VType FunctionLowerer::typeOfDecl(const Symbol& s) {
   const TypeSyntax& ts = *s.decl->declType;
+  if (ts.sizesFromValue)  // never a buffer: neither arguments nor results are assigned again
+    throw Unsupported{s.decl->span, "assigning to an inlined function's argument or result"};
   // Data, parameters and generated outputs are sized by the dims, counts and shapes functions,
   // which read only int scalars of the data (see Codegen's emitDims): refuse other sizes here,
   // with a position, rather than fail in code generation.
@@ -465,6 +467,8 @@ void FunctionLowerer::statement(const Stmt& s) {
       if (relevant(s))
         for (const StmtPtr& b : s.body) statement(*b);
       break;
+    case StmtKind::Return:  // refused by the checker (inlining replaces them)
+    case StmtKind::Call: break;
   }
   span_ = outer;
 }

@@ -40,11 +40,50 @@ class Builder {
       }
       p.annotations.push_back(std::move(ann));
     }
+    for (auto* f : ctx->functionsBlock()) {
+      if (f != ctx->functionsBlock(0))
+        diags_.error(spanOf(f->getStart()), "a second 'functions' block; a program has at most one");
+      for (auto* d : f->functionDef()) p.functions.push_back(function(d));
+    }
     for (auto* b : ctx->block()) p.blocks.push_back(block(b));
     return p;
   }
 
  private:
+  FunctionDef function(PVIParser::FunctionDefContext* ctx) {
+    FunctionDef f;
+    f.span = spanOf(ctx);
+    f.returnsVoid = ctx->returnType()->unsizedType() == nullptr;
+    if (!f.returnsVoid) f.returnType = unsizedType(ctx->returnType()->unsizedType());
+    f.name = ctx->IDENT()->getText();
+    f.nameSpan = spanOf(ctx->IDENT()->getSymbol());
+    for (auto* p : ctx->param()) {
+      FunctionParam param;
+      param.span = spanOf(p);
+      param.dataOnly = p->getStart()->getText() == "data";
+      param.type = unsizedType(p->unsizedType());
+      param.name = p->IDENT()->getText();
+      param.nameSpan = spanOf(p->IDENT()->getSymbol());
+      f.params.push_back(std::move(param));
+    }
+    f.hasBody = ctx->getStop()->getText() == "}";
+    for (auto* s : ctx->statement()) f.body.push_back(statement(s));
+    return f;
+  }
+
+  UnsizedType unsizedType(PVIParser::UnsizedTypeContext* ctx) {
+    UnsizedType t;
+    t.span = spanOf(ctx);
+    t.arrayRank = ctx->getStart()->getText() == "array" ? static_cast<int>(ctx->commas.size()) + 1 : 0;
+    const std::string kw = ctx->kw->getText();
+    t.elem = kw == "int" ? ElemKind::Int
+           : kw == "real" ? ElemKind::Real
+           : kw == "vector" ? ElemKind::Vector
+           : kw == "row_vector" ? ElemKind::RowVector
+                                : ElemKind::Matrix;
+    return t;
+  }
+
   Block block(PVIParser::BlockContext* ctx) {
     Block b;
     std::string kw = ctx->kind->getText();
@@ -121,7 +160,17 @@ class Builder {
       for (auto* sub : b->statement()) s->body.push_back(statement(sub));
       return s;
     }
+    if (auto* r = dynamic_cast<PVIParser::ReturnStmtContext*>(ctx)) {
+      auto s = make(StmtKind::Return, ctx);
+      if (r->expr()) s->exprs.push_back(expr(r->expr()));
+      return s;
+    }
     auto* e = static_cast<PVIParser::ExprStmtContext*>(ctx);
+    if (e->stmtTail() == nullptr) {  // f(...); a void function's call
+      auto s = make(StmtKind::Call, ctx);
+      s->exprs.push_back(expr(e->expr()));
+      return s;
+    }
     if (auto* tilde = dynamic_cast<PVIParser::TildeTailContext*>(e->stmtTail())) {
       auto s = make(StmtKind::Tilde, ctx);
       s->name = tilde->IDENT()->getText();

@@ -69,9 +69,8 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
     }
     const std::string expectedText = describeExpected(parser, expected);
     message = "unexpected " + describeToken(offending) + expectedText;
-    // Where a block may start, Stan's block that pvic does not have yet.
     if (offending->getText() == "functions" && expectedText.find("'model'") != std::string::npos)
-      message += "; Stan's 'functions' block is not supported yet (docs/language.md, section 11)";
+      message += "; the 'functions' block comes first, before the data block";
   }
   diags_.error(at, "syntax error: " + message);
 }

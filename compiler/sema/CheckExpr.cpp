@@ -241,6 +241,10 @@ Type Checker::checkLiteral(Expr& e) {
 }
 
 Type Checker::checkCall(Expr& e) {
+  if (userFunction(e.text) != nullptr) {  // a call inlining refused, with a message
+    for (ExprPtr& a : e.args) checkExpr(*a);
+    return Type::poisoned();
+  }
   if (const stdlib::DistributionEntry* d = stdlib::findDensityFunction(e.text)) {
     if (!e.conditional && !(d->params.empty() && e.args.size() == 1)) {
       for (ExprPtr& a : e.args) checkExpr(*a);
@@ -409,6 +413,11 @@ Size Checker::sizeValue(const Expr& e) const {
         LineCol lc = diags_.file().lineCol(e.span.begin);
         return Size::symbol(e.text + "@" + std::to_string(lc.line) + ":" + std::to_string(lc.col));
       }
+      // An int computed once (an inlined function's argument, say) is the size of its value.
+      if (e.symbol != nullptr && e.symbol->decl != nullptr && e.symbol->decl->kind == StmtKind::Decl &&
+          !e.symbol->decl->exprs.empty() && e.symbol->type.isIntScalar() &&
+          (e.symbol->kind == SymbolKind::ModelVar || e.symbol->kind == SymbolKind::GeneratedVar))
+        return sizeValue(*e.symbol->decl->exprs[0]);
       return Size::symbol(e.text);
     case ExprKind::Unary:
       if (e.text == "-") {

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "compiler/sema/Check.hpp"
+#include "compiler/desugar/InlineFunctions.hpp"
 #include "compiler/desugar/TransformedBlocks.hpp"
 #include "compiler/sema/Checker.hpp"
 
@@ -101,6 +102,7 @@ CheckedProgram checkProgram(Program program, Diagnostics& diags) {
   CheckedProgram out;
   out.program = std::move(program);
   inlineTransformedBlocks(out.program, diags);
+  inlineFunctions(out.program, diags);
   Checker(out, diags).run();
   return out;
 }
@@ -439,10 +441,37 @@ void Checker::checkStatement(Stmt& s, BlockKind block) {
       --nesting_;
       popScope();
       return;
+    case StmtKind::Return:
+      diags_.error(s.span, "'return' belongs in the body of a function (in the 'functions' block)");
+      return;
+    case StmtKind::Call: {
+      const Expr& e = *s.exprs[0];
+      if (const FunctionDef* f = e.kind == ExprKind::Call ? userFunction(e.text) : nullptr) {
+        // A void function left here had an error, reported where it was inlined.
+        if (!f->returnsVoid)
+          diags_.error(e.nameSpan, "the value of '" + e.text + "' is not used; only a void function can be a statement");
+        return;
+      }
+      Type t = checkExpr(*s.exprs[0]);
+      if (!t.error)
+        diags_.error(e.span, "this expression is not a statement; a statement assigns (=), samples (~), adds to "
+                             "target (+=) or calls a void function");
+      return;
+    }
   }
 }
 
+const FunctionDef* Checker::userFunction(const std::string& name) const {
+  for (const FunctionDef& f : out_.program.functions)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
 void Checker::checkDecl(Stmt& s, BlockKind block) {
+  if (s.declType->sizesFromValue) {
+    checkValueDecl(s, block);
+    return;
+  }
   Type type = resolveType(*s.declType, s.name, symbolKindOf(block));
   // Bounds on the generated quantities written out (top-level declarations of the generated
   // block) are checked on every draw, as Stan checks them.
@@ -461,6 +490,31 @@ void Checker::checkDecl(Stmt& s, BlockKind block) {
   if (!s.exprs.empty()) {
     Type init = checkExpr(*s.exprs[0]);
     checkAssignable(type, init, s.exprs[0]->span, "the initial value of '" + s.name + "'");
+  }
+  s.declared = declare(s.name, symbolKindOf(block), type, s.nameSpan, &s);
+}
+
+// An inlined function's argument or result (compiler/desugar/InlineFunctions.hpp): the type
+// is its value's, which must have the declared shape.
+void Checker::checkValueDecl(Stmt& s, BlockKind block) {
+  const TypeSyntax& ts = *s.declType;
+  Type type = checkExpr(*s.exprs[0]);
+  if (!type.error) {
+    Type declared;
+    declared.base = ts.elem == ElemKind::Int ? Base::Int : Base::Real;
+    declared.shape = ts.elem == ElemKind::Vector      ? Shape::Vector
+                     : ts.elem == ElemKind::RowVector ? Shape::RowVector
+                     : ts.elem == ElemKind::Matrix    ? Shape::Matrix
+                                                      : Shape::Scalar;
+    declared.arrayDims.assign(static_cast<size_t>(ts.valueArrayRank), Size::unknown());
+    const bool fits = type.arrayDims.size() == declared.arrayDims.size() && type.shape == declared.shape &&
+                      (declared.base == Base::Real || type.base == Base::Int);
+    if (!fits) {
+      diags_.error(s.exprs[0]->span, s.role + " must be " + kindName(declared) + "; found " + toString(type));
+      type = Type::poisoned();
+    } else {
+      type.base = declared.base;  // an int where a real is declared is a real
+    }
   }
   s.declared = declare(s.name, symbolKindOf(block), type, s.nameSpan, &s);
 }
@@ -578,6 +632,9 @@ void Checker::recordSizes(stdlib::SizeChecker& sizes, Span at, std::optional<Spa
 void Checker::markPriors(const Expr& variate) {
   if (variate.kind == ExprKind::Name && variate.symbol != nullptr) {
     const_cast<Symbol*>(variate.symbol)->hasPrior = true;
+    // An inlined function's argument: its value is the variate (y ~ my_density(...)).
+    const Stmt* d = variate.symbol->decl;
+    if (d != nullptr && d->kind == StmtKind::Decl && d->declType->sizesFromValue) markPriors(*d->exprs[0]);
   } else if (variate.kind == ExprKind::Index || variate.kind == ExprKind::Transpose ||
              (variate.kind == ExprKind::Call && variate.text == "to_vector" && variate.args.size() == 1)) {
     markPriors(*variate.args[0]);

@@ -33,6 +33,8 @@ class Checker {
   void checkDataOnly(Expr& e, const std::string& what, const Block& b);
   void checkStatement(Stmt& s, BlockKind block);
   void checkDecl(Stmt& s, BlockKind block);
+  void checkValueDecl(Stmt& s, BlockKind block);
+  const FunctionDef* userFunction(const std::string& name) const;
   void checkAssign(Stmt& s, BlockKind block);
   void checkTilde(Stmt& s);
   void checkDistributionArgs(const stdlib::DistributionEntry& d, std::vector<Expr*> args, Span at, Span whole,

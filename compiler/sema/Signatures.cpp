@@ -240,6 +240,12 @@ std::vector<FunctionEntry> buildFunctions() {
                         "log1m_inv_logit", "logit", "sqrt", "square", "tanh", "relu", "inv", "log10"}) {
     fns.push_back({f, {{{P::Any}, returnsArgAsReal(0)}}});
   }
+  // Stan's constants, called with no arguments: pi(), e(), log10(), ... (FunctionLowerer::call).
+  for (const char* c : {"pi", "e", "sqrt2", "log2", "not_a_number", "positive_infinity", "negative_infinity",
+                        "machine_precision"})
+    fns.push_back({c, {{{}, returns(Type::realScalar())}}});
+  for (FunctionEntry& f : fns)
+    if (f.name == "log10") f.signatures.push_back({{}, returns(Type::realScalar())});
   fns.push_back({"abs", {{{P::Int}, returns(Type::intScalar())}, {{P::Any}, returnsArgAsReal(0)}}});
   fns.push_back({"pow", {{{P::Real, P::Real}, returns(Type::realScalar())}}});
   fns.push_back({"fmax", {{{P::Real, P::Real}, returns(Type::realScalar())}}});

@@ -91,7 +91,7 @@ TEST(Diagnostics, ExactlyTheLimitIsNotTruncated) {
 TEST(Diagnostics, SyntaxErrorsAreAllReported) {
   FrontendResult r = check("data { real x }\nmodel {\n  x ~ normal(0, 1)\n}\n");
   EXPECT_EQ(r.diags->brief(),
-            "1:15: error: syntax error: unexpected '}'; expected '=' or ';'\n"
+            "1:15: error: syntax error: unexpected '}'; expected ';' or '='\n"
             "4:1: error: syntax error: expected ';' before '}'\n");
 }
 
