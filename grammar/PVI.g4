@@ -68,6 +68,7 @@ elemType
   | kw='vector' bounds? '[' expr ']'
   | kw='row_vector' bounds? '[' expr ']'
   | kw='matrix' bounds? '[' expr ',' expr ']'
+  | kw=('simplex' | 'ordered' | 'positive_ordered') '[' expr ']'   // constrained vectors
   ;
 
 bounds

@@ -36,7 +36,7 @@ std::vector<KernelOp> build() {
   add("sum", CallConv::Reduce, "sum");
   add("mean", CallConv::Reduce, "mean");
   add("log_sum_exp", CallConv::Reduce, "log_sum_exp");
-  for (const char* f : {"dot_self", "variance", "sd", "prod"}) add(f, CallConv::Reduce, f);
+  for (const char* f : {"dot_self", "variance", "sd", "prod", "max", "min"}) add(f, CallConv::Reduce, f);
   add("dot", CallConv::Dot, "dot");
   add("matvec", CallConv::MatVec, "matvec");
   add("vecmat", CallConv::VecMat, "vecmat");
@@ -49,7 +49,9 @@ std::vector<KernelOp> build() {
   add("tf_lower", CallConv::Transform, "tf_lower");
   add("tf_upper", CallConv::Transform, "tf_upper");
   add("tf_lower_upper", CallConv::Transform, "tf_lower_upper");
-  for (const char* f : {"tf_lower_inv", "tf_upper_inv", "tf_lower_upper_inv"})
+  for (const char* f : {"tf_simplex", "tf_ordered", "tf_positive_ordered"}) add(f, CallConv::Transform, f);
+  for (const char* f : {"tf_lower_inv", "tf_upper_inv", "tf_lower_upper_inv", "tf_simplex_inv", "tf_ordered_inv",
+                        "tf_positive_ordered_inv"})
     ops.push_back({f, CallConv::InverseTransform, std::string("pvi_") + f, "", {}});
   return ops;
 }

@@ -57,6 +57,10 @@ struct Expr {
 
 enum class ElemKind { Int, Real, Vector, RowVector, Matrix };
 
+// A vector's constraint (elem Vector): Stan's constrained vector types.
+enum class VectorConstraint { None, Simplex, Ordered, PositiveOrdered };
+const char* constraintKeyword(VectorConstraint c);  // "simplex", ...
+
 struct TypeSyntax {
   Span span;
   std::vector<ExprPtr> arrayDims;  // array[d1, d2, ...]
@@ -64,6 +68,7 @@ struct TypeSyntax {
   std::vector<ExprPtr> elemDims;   // vector[n]: {n}; matrix[r, c]: {r, c}
   ExprPtr lower, upper;
   Span lowerSpan, upperSpan;
+  VectorConstraint constraint = VectorConstraint::None;
   // An inlined function's argument or result (compiler/desugar/InlineFunctions.hpp): the sizes,
   // and valueArrayRank array dimensions, are those of the initial value.
   bool sizesFromValue = false;

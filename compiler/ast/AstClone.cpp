@@ -30,6 +30,7 @@ std::unique_ptr<TypeSyntax> cloneType(const TypeSyntax& t) {
   out->upper = cloneOptional(t.upper);
   out->lowerSpan = t.lowerSpan;
   out->upperSpan = t.upperSpan;
+  out->constraint = t.constraint;
   out->sizesFromValue = t.sizesFromValue;
   out->valueArrayRank = t.valueArrayRank;
   return out;

@@ -74,6 +74,16 @@ std::string printExpr(const Expr& e) {
   return "?";
 }
 
+const char* constraintKeyword(VectorConstraint c) {
+  switch (c) {
+    case VectorConstraint::Simplex: return "simplex";
+    case VectorConstraint::Ordered: return "ordered";
+    case VectorConstraint::PositiveOrdered: return "positive_ordered";
+    case VectorConstraint::None: break;
+  }
+  return "vector";
+}
+
 std::string printType(const TypeSyntax& t) {
   std::string s;
   if (!t.arrayDims.empty()) {
@@ -82,7 +92,7 @@ std::string printType(const TypeSyntax& t) {
     s += "] ";
   }
   static const char* names[] = {"int", "real", "vector", "row_vector", "matrix"};
-  s += names[static_cast<int>(t.elem)];
+  s += t.constraint != VectorConstraint::None ? constraintKeyword(t.constraint) : names[static_cast<int>(t.elem)];
   if (t.lower || t.upper) {
     s += "<";
     if (t.lower) s += "lower=" + printExpr(*t.lower);

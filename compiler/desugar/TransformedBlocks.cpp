@@ -50,6 +50,10 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostic
                           "' block are not checked yet: pvic ignores them");
       t.lower.reset();
       t.upper.reset();
+      if (t.constraint != VectorConstraint::None && report)
+        diags.warning(t.span, std::string("'") + c->name + "' in the '" + blockKeyword(b->kind) + "' block is a " +
+                                  constraintKeyword(t.constraint) + " that is not checked yet: pvic treats it as a vector");
+      t.constraint = VectorConstraint::None;
     }
     out.push_back(std::move(c));
   }

@@ -33,6 +33,12 @@ Bound describeBound(const ExprPtr& e) {
 
 Transform describeTransform(const TypeSyntax& ts) {
   Transform t;
+  switch (ts.constraint) {
+    case VectorConstraint::Simplex: t.kind = TransformKind::Simplex; return t;
+    case VectorConstraint::Ordered: t.kind = TransformKind::Ordered; return t;
+    case VectorConstraint::PositiveOrdered: t.kind = TransformKind::PositiveOrdered; return t;
+    case VectorConstraint::None: break;
+  }
   t.kind = ts.lower && ts.upper ? TransformKind::LowerUpper
            : ts.lower           ? TransformKind::Lower
            : ts.upper           ? TransformKind::Upper

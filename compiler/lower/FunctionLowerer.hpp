@@ -55,6 +55,7 @@ class FunctionLowerer {
   static VType intScalar() { return VType{ir::Elem::Int, 0, {ir::kNone, ir::kNone}}; }
   static VType realScalar() { return VType{ir::Elem::Real, 0, {ir::kNone, ir::kNone}}; }
   VType typeOfDecl(const Symbol& s);
+  VType unconstrainedType(const Symbol& s, const VType& t);
   void bindData(const std::vector<const Symbol*>& syms, ir::Source source);
   void bindParams(const std::vector<const Symbol*>& syms, ir::Input input, bool addJacobian);
   ValueId elementCount(const VType& t);

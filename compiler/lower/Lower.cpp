@@ -212,7 +212,12 @@ void FunctionLowerer::runUnconstrain(bool locals) {
       ValueId v = add(x);
       inOffset = intArith("+", inOffset, elementCount(t));
       const TypeSyntax& ts = *s->decl->declType;
-      if (ts.lower || ts.upper) {
+      if (ts.constraint != VectorConstraint::None) {
+        Inst inv = ir::makeInst(Op::Kernel, unconstrainedType(*s, t), {v, toReal(t.dims[0])});
+        inv.name = std::string("tf_") + constraintKeyword(ts.constraint) + "_inv";
+        inv.comment = s->name;
+        v = add(inv);
+      } else if (ts.lower || ts.upper) {
         std::vector<ValueId> ops{v};
         if (ts.lower) ops.push_back(realValue(*ts.lower));
         if (ts.upper) ops.push_back(realValue(*ts.upper));
@@ -375,6 +380,14 @@ VType FunctionLowerer::typeOfDecl(const Symbol& s) {
   return t;
 }
 
+// The type of a parameter's unconstrained values: a simplex's vectors have one element fewer.
+VType FunctionLowerer::unconstrainedType(const Symbol& s, const VType& t) {
+  if (s.decl->declType->constraint != VectorConstraint::Simplex) return t;
+  VType u = t;
+  u.dims[0] = intArith("-", t.dims[0], constInt(1));
+  return u;
+}
+
 void FunctionLowerer::bindData(const std::vector<const Symbol*>& syms, ir::Source source) {
   for (size_t k = 0; k < syms.size(); ++k) {
     const Symbol* s = syms[k];
@@ -401,12 +414,20 @@ void FunctionLowerer::bindParams(const std::vector<const Symbol*>& syms, ir::Inp
   ValueId offset = constInt(0);
   for (const Symbol* s : syms) {
     VType t = typeOfDecl(*s);
-    Inst param{Op::Param, t, {offset}};
+    const VType ut = unconstrainedType(*s, t);
+    Inst param{Op::Param, ut, {offset}};
     param.input = input;
     param.comment = s->name + " (unconstrained)";
     ValueId u = add(param);
-    offset = intArith("+", offset, elementCount(t));
+    offset = intArith("+", offset, elementCount(ut));
     const TypeSyntax& ts = *s->decl->declType;
+    if (ts.constraint != VectorConstraint::None) {  // the vector length as the kernel's one operand
+      Inst tf{Op::Kernel, t, {u, toReal(t.dims[0])}, std::string("tf_") + constraintKeyword(ts.constraint),
+              addJacobian ? 1 : 0};
+      tf.comment = s->name;
+      values_[s] = add(tf);
+      continue;
+    }
     if (!ts.lower && !ts.upper) {
       values_[s] = u;
       continue;

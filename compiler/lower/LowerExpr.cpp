@@ -310,6 +310,10 @@ ValueId FunctionLowerer::call(const Expr& e) {
     Inst r{Op::Reshape, VType{Elem::Real, 1, {elementCount(t), ir::kNone}}, {a}};
     return add(r);
   }
+  if ((fn == "max" || fn == "min") && e.args.size() == 2) {  // of two values: ints stay ints
+    if (e.type.base == Base::Int) return intArith(fn, intExpr(*e.args[0]), intExpr(*e.args[1]));
+    return kernel(fn == "max" ? "fmax2" : "fmin2", realScalar(), {realValue(*e.args[0]), realValue(*e.args[1])});
+  }
   std::vector<ValueId> args;
   for (const ExprPtr& a : e.args) args.push_back(realValue(*a));
   auto type = [&](size_t i) { return f_.at(args[i]).type; };
@@ -318,7 +322,8 @@ ValueId FunctionLowerer::call(const Expr& e) {
     if (op != nullptr && op->conv == stdlib::CallConv::Reduce) {  // sum, mean, prod, sd, ...
       ValueId r = kernel(fn, realScalar(), args);
       // The sum of an int array is an int: exact in a double below 2^53.
-      if (fn == "sum" && e.args[0]->type.base == Base::Int) return add(Inst{Op::ToInt, intScalar(), {r}});
+      if ((fn == "sum" || fn == "max" || fn == "min") && e.args[0]->type.base == Base::Int)
+        return add(Inst{Op::ToInt, intScalar(), {r}});
       return r;
     }
     if (op != nullptr && op->conv == stdlib::CallConv::Unary) return kernel(fn, type(0), args);

@@ -195,6 +195,11 @@ class Builder {
       for (auto* d : ctx->exprList()->expr()) t->arrayDims.push_back(expr(d));
     auto* el = ctx->elemType();
     std::string kw = el->kw->getText();
+    t->constraint = kw == "simplex"            ? VectorConstraint::Simplex
+                    : kw == "ordered"          ? VectorConstraint::Ordered
+                    : kw == "positive_ordered" ? VectorConstraint::PositiveOrdered
+                                               : VectorConstraint::None;
+    if (t->constraint != VectorConstraint::None) kw = "vector";
     t->elem = kw == "int" ? ElemKind::Int
             : kw == "real" ? ElemKind::Real
             : kw == "vector" ? ElemKind::Vector

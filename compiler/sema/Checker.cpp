@@ -227,6 +227,8 @@ void Checker::declareBlockVariable(Block& b, Stmt& s) {
   for (ExprPtr& d : s.declType->arrayDims) checkDataOnly(*d, "the size of '" + s.name + "'", b);
   for (ExprPtr& d : s.declType->elemDims) checkDataOnly(*d, "the size of '" + s.name + "'", b);
   checkBounds(*s.declType, type, s.name);
+  if (s.declType->constraint != VectorConstraint::None && b.kind != BlockKind::Global && b.kind != BlockKind::Local)
+    refuseConstraint(*s.declType, blockName(b));
   if (s.declType->lower) checkDataOnly(*s.declType->lower, "the lower bound of '" + s.name + "'", b);
   if (s.declType->upper) checkDataOnly(*s.declType->upper, "the upper bound of '" + s.name + "'", b);
   if (!s.exprs.empty()) {
@@ -467,7 +469,15 @@ const FunctionDef* Checker::userFunction(const std::string& name) const {
   return nullptr;
 }
 
+// Constrained vectors are parameters for now: elsewhere their values would need a check.
+void Checker::refuseConstraint(const TypeSyntax& ts, const std::string& where) {
+  diags_.error(ts.span, std::string("'") + constraintKeyword(ts.constraint) +
+                            "' is supported for parameters (the 'parameters', 'global' and 'local' blocks) only "
+                            "yet, not in the '" + where + "' block; declare a vector here");
+}
+
 void Checker::checkDecl(Stmt& s, BlockKind block) {
+  if (s.declType->constraint != VectorConstraint::None) refuseConstraint(*s.declType, blockKeyword(block));
   if (s.declType->sizesFromValue) {
     checkValueDecl(s, block);
     return;
@@ -643,7 +653,10 @@ void Checker::markPriors(const Expr& variate) {
 
 void Checker::warnMissingPriors() {
   for (const auto& s : out_.symbols) {
-    if ((s->kind == SymbolKind::Global || s->kind == SymbolKind::Local) && !s->hasPrior) {
+    // A simplex without a prior is uniform on the simplex, which is proper.
+    const bool simplex = s->decl != nullptr && s->decl->declType != nullptr &&
+                         s->decl->declType->constraint == VectorConstraint::Simplex;
+    if ((s->kind == SymbolKind::Global || s->kind == SymbolKind::Local) && !s->hasPrior && !simplex) {
       diags_.warning(s->declSpan, std::string(s->kind == SymbolKind::Global ? "global" : "local") + " latent '" +
                                       s->name + "' has no prior statement; it gets an improper flat prior");
     }

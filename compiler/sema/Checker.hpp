@@ -34,6 +34,7 @@ class Checker {
   void checkStatement(Stmt& s, BlockKind block);
   void checkDecl(Stmt& s, BlockKind block);
   void checkValueDecl(Stmt& s, BlockKind block);
+  void refuseConstraint(const TypeSyntax& ts, const std::string& where);
   const FunctionDef* userFunction(const std::string& name) const;
   void checkAssign(Stmt& s, BlockKind block);
   void checkTilde(Stmt& s);

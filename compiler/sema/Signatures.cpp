@@ -250,8 +250,14 @@ std::vector<FunctionEntry> buildFunctions() {
   fns.push_back({"pow", {{{P::Real, P::Real}, returns(Type::realScalar())}}});
   fns.push_back({"fmax", {{{P::Real, P::Real}, returns(Type::realScalar())}}});
   fns.push_back({"fmin", {{{P::Real, P::Real}, returns(Type::realScalar())}}});
-  fns.push_back({"max", {{{P::Int, P::Int}, returns(Type::intScalar())}, {{P::Real, P::Real}, returns(Type::realScalar())}}});
-  fns.push_back({"min", {{{P::Int, P::Int}, returns(Type::intScalar())}, {{P::Real, P::Real}, returns(Type::realScalar())}}});
+  // max and min of two values, or of a container's elements (an int for an int array).
+  for (const char* f : {"max", "min"})
+    fns.push_back({f,
+                   {{{P::Int, P::Int}, returns(Type::intScalar())},
+                    {{P::Real, P::Real}, returns(Type::realScalar())},
+                    {{P::IntArray}, returns(Type::intScalar())},
+                    {{P::Container}, returns(Type::realScalar())},
+                    {{P::Matrix}, returns(Type::realScalar())}}});
   fns.push_back({"log_sum_exp",
                  {{{P::Real, P::Real}, returns(Type::realScalar())},
                   {{P::Container}, returns(Type::realScalar())},

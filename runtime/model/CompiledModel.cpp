@@ -332,10 +332,20 @@ double CompiledModel::partitionLogDensity(size_t partition, const double* z, con
   return call(code_.partition_grad, z, w, theta, part, gz, gw, gt);
 }
 
+// The names of z's coordinates: the globals' element names, except that each vector of a simplex
+// has one coordinate fewer than elements (named by its first K - 1 elements).
 std::vector<std::string> CompiledModel::globalNames() const {
-  if (parameters_.size() < dimZ_) return FactorModel::globalNames();
-  std::vector<std::string> names = parameters_.elementNames();
-  names.resize(dimZ_);
+  const std::vector<std::string> all = parameters_.elementNames();
+  std::vector<std::string> names;
+  const auto& vars = parameters_.variables();
+  for (size_t v = 0; v < vars.size() && v < info_.globals.size(); ++v) {
+    const VariableExtent& e = vars[v];
+    const bool simplex = info_.globals[v].transform.kind == TransformKind::Simplex;
+    const size_t k = simplex && !e.dims.empty() ? static_cast<size_t>(e.dims[e.arrayRank]) : 0;
+    for (size_t i = 0; i < e.size; ++i)
+      if (!simplex || (k > 0 && i % k != k - 1)) names.push_back(all.at(e.offset + i));
+  }
+  if (names.size() != dimZ_) return FactorModel::globalNames();
   return names;
 }
 

@@ -62,7 +62,8 @@ class CompiledModel : public FactorModel {
   const ModelInfo& info() const { return info_; }
   const std::vector<std::string>& partitionLabels() const { return labels_; }
 
-  // Names of the unconstrained coordinates of z: the globals' element names ("beta.3").
+  // Names of the unconstrained coordinates of z: the globals' element names ("beta.3"), a
+  // simplex's first K - 1 elements for its K - 1 coordinates.
   std::vector<std::string> globalNames() const override;
 
   // Concrete layouts (need the ModelInfo constructor; empty otherwise): the constrained globals

@@ -13,7 +13,9 @@ enum class ValueShape { Scalar, Vector, RowVector, Matrix };
 // The map from the unconstrained scale to a variable's declared bounds: the identity for an
 // unbounded variable, x = lower + exp(u), x = upper - exp(u), or
 // x = lower + (upper - lower) * inv_logit(u). For data the bounds are checks, not a map.
-enum class TransformKind { Identity, Lower, Upper, LowerUpper };
+// Simplex, Ordered and PositiveOrdered: Stan's constrained vectors (a simplex of K elements has
+// K - 1 unconstrained coordinates).
+enum class TransformKind { Identity, Lower, Upper, LowerUpper, Simplex, Ordered, PositiveOrdered };
 
 // One bound of a declaration, e.g. lower=0 or upper=b[k].
 struct Bound {

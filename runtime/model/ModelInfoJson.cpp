@@ -34,6 +34,9 @@ const char* transformName(TransformKind k) {
     case TransformKind::Lower: return "lower";
     case TransformKind::Upper: return "upper";
     case TransformKind::LowerUpper: return "lower_upper";
+    case TransformKind::Simplex: return "simplex";
+    case TransformKind::Ordered: return "ordered";
+    case TransformKind::PositiveOrdered: return "positive_ordered";
   }
   return "identity";
 }
@@ -43,6 +46,9 @@ TransformKind transformFromName(const std::string& s) {
   if (s == "lower") return TransformKind::Lower;
   if (s == "upper") return TransformKind::Upper;
   if (s == "lower_upper") return TransformKind::LowerUpper;
+  if (s == "simplex") return TransformKind::Simplex;
+  if (s == "ordered") return TransformKind::Ordered;
+  if (s == "positive_ordered") return TransformKind::PositiveOrdered;
   throw std::runtime_error("model info: unknown transform '" + s + "'");
 }
 

@@ -789,7 +789,7 @@ void addScalarAndVectorFunctions(std::vector<Entry>& t) {
     e.floor = 1.0;
     t.push_back(e);
   }
-  // Stan's reductions: dot_self, variance and sd (denominator n - 1), prod; references in long
+  // Stan's reductions: dot_self, variance and sd (denominator n - 1), prod, max, min; references in long
   // double, gradients against central differences of the value.
   struct Reduction {
     const char* name;
@@ -816,6 +816,10 @@ void addScalarAndVectorFunctions(std::vector<Entry>& t) {
          return p;
        },
        0},
+      {"max", &pvi_max, &pvi_max_grad,
+       [](const std::vector<double>& x) { return LD(*std::max_element(x.begin(), x.end())); }, 1},
+      {"min", &pvi_min, &pvi_min_grad,
+       [](const std::vector<double>& x) { return LD(*std::min_element(x.begin(), x.end())); }, 1},
   };
   for (const Reduction& r : reductions) {
     Entry e;

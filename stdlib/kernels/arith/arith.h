@@ -79,6 +79,23 @@ int64_t pvi_tf_upper_inv(int64_t n, const double *x, const double *ub, int64_t s
 int64_t pvi_tf_lower_upper_inv(int64_t n, const double *x, const double *lb, int64_t slb, const double *ub,
                                int64_t sub, double *u);
 
+/* Constrained vectors (vector_transforms.cpp): n outputs, as vectors of length k = kp[0]
+ * (simplex: from n / k * (k - 1) inputs). Same conventions as the bounded transforms, the
+ * length in the place of a bound (its gradient pointer is ignored). */
+double pvi_tf_simplex(int64_t n, const double *u, const double *kp, int64_t skp, double *out);
+void pvi_tf_simplex_grad(int64_t n, const double *u, const double *kp, int64_t skp, const double *out,
+                         const double *g_out, double g_lj, double *g_u, double *g_kp);
+double pvi_tf_ordered(int64_t n, const double *u, const double *kp, int64_t skp, double *out);
+void pvi_tf_ordered_grad(int64_t n, const double *u, const double *kp, int64_t skp, const double *out,
+                         const double *g_out, double g_lj, double *g_u, double *g_kp);
+double pvi_tf_positive_ordered(int64_t n, const double *u, const double *kp, int64_t skp, double *out);
+void pvi_tf_positive_ordered_grad(int64_t n, const double *u, const double *kp, int64_t skp, const double *out,
+                                  const double *g_out, double g_lj, double *g_u, double *g_kp);
+/* Inverses: n unconstrained outputs (simplex: n / (k - 1) vectors of k values read). */
+int64_t pvi_tf_simplex_inv(int64_t n, const double *x, const double *kp, int64_t skp, double *u);
+int64_t pvi_tf_ordered_inv(int64_t n, const double *x, const double *kp, int64_t skp, double *u);
+int64_t pvi_tf_positive_ordered_inv(int64_t n, const double *x, const double *kp, int64_t skp, double *u);
+
 /* Every kernel above, by name, for the JIT's symbol table; ends with {NULL, NULL}. */
 typedef struct pvi_arith_kernel_entry {
   const char *name;

@@ -1,0 +1,90 @@
+// simplex, ordered and positive_ordered parameters against exact posteriors, with NUTS: the order
+// statistics of two standard normals (ordered) and of two unit exponentials (positive_ordered), a
+// Dirichlet-multinomial posterior (simplex), and an array of simplexes under a flat Dirichlet.
+// Means are held to 5 MCSE; sds to 5 standard errors of an sd estimate from ESS draws.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+namespace pvi::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kModel = R"(parameters {
+  ordered[2] mu;
+  positive_ordered[2] x;
+  simplex[3] theta;
+  array[2] simplex[2] p;
+}
+model {
+  mu ~ normal(0, 1);
+  x ~ exponential(1);
+  theta ~ dirichlet([2, 3, 5]');
+  target += dot_product([3, 1, 0]', log(theta));  // multinomial counts (3, 1, 0)
+  for (j in 1:2) p[j] ~ dirichlet([1, 1]');
+}
+)";
+
+struct Exact {
+  const char* name;
+  double mean, sd;
+};
+
+double dirichletSd(double a, double total) { return std::sqrt(a * (total - a) / (total * total * (total + 1))); }
+
+TEST(ConstrainedVectors, NutsMatchesExactPosteriors) {
+  const double pi = 3.14159265358979323846;
+  const std::vector<Exact> exact{
+      {"mu.1", -1 / std::sqrt(pi), std::sqrt(1 - 1 / pi)},
+      {"mu.2", 1 / std::sqrt(pi), std::sqrt(1 - 1 / pi)},
+      {"x.1", 0.5, 0.5},                   // the minimum of two Exp(1): Exp(2)
+      {"x.2", 1.5, std::sqrt(1.25)},       // the maximum: 1/2 + 1, variance 1/4 + 1
+      {"theta.1", 5.0 / 14, dirichletSd(5, 14)},  // Dirichlet(2 + 3, 3 + 1, 5 + 0)
+      {"theta.2", 4.0 / 14, dirichletSd(4, 14)},
+      {"theta.3", 5.0 / 14, dirichletSd(5, 14)},
+      {"p.1.1", 0.5, std::sqrt(1.0 / 12)},
+      {"p.2.2", 0.5, std::sqrt(1.0 / 12)},
+  };
+  TempDir dir;
+  const fs::path model = dir.path / "constrained.stan", data = dir.path / "data.json";
+  std::ofstream(model) << kModel;
+  std::ofstream(data) << "{}";
+  const ProcessResult r = run(pvic() + " run " + model.string() + " --data " + data.string() +
+                              " --algorithm nuts --chains 4 --draws 2000 --seed 11 --progress never -o " +
+                              (dir.path / "fit.csv").string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json summary = nlohmann::json::parse(slurp(dir.path / "fit-summary.json"));
+  EXPECT_EQ(summary["sampling"]["divergences"], 0);
+  for (const Exact& e : exact) {
+    SCOPED_TRACE(e.name);
+    const nlohmann::json* row = nullptr;
+    for (const nlohmann::json& p : summary["parameters"])
+      if (p["name"] == e.name) row = &p;
+    ASSERT_NE(row, nullptr);
+    const double mean = (*row)["mean"], sd = (*row)["sd"], mcse = (*row)["mcse_mean"], ess = (*row)["ess_bulk"];
+    EXPECT_NEAR(mean, e.mean, 5 * mcse);
+    // The sd of a (near-Gaussian) estimate of an sd from n effective draws is sd / sqrt(2 n);
+    // the exponential's heavier tail gets twice that.
+    EXPECT_NEAR(sd, e.sd, 10 * e.sd / std::sqrt(2 * ess));
+  }
+}
+
+TEST(ConstrainedVectors, RefusedOutsideParameters) {
+  TempDir dir;
+  const fs::path model = dir.path / "data_simplex.stan";
+  std::ofstream(model) << "data { simplex[3] w; }\nparameters { real mu; }\nmodel { mu ~ normal(0, 1); }\n";
+  const ProcessResult r = run(pvic() + " check " + model.string());
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_NE(r.err.find("'simplex' is supported for parameters (the 'parameters', 'global' and 'local' blocks) only "
+                       "yet, not in the 'data' block"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace pvi::test

@@ -1,0 +1,156 @@
+// The constrained-vector transforms (stdlib/kernels/arith/vector_transforms.cpp): each maps into
+// its set (a simplex, an increasing vector, a positive increasing vector), its inverse returns
+// the unconstrained point, its log-Jacobian is log|det J| of the map computed by central finite
+// differences (for a simplex, of the map to its first K - 1 elements, the density's coordinates),
+// its gradient kernel matches finite differences of sum(g_out * x) + g_lj * log|J|, arrays of
+// vectors are handled vector by vector, and the inverses refuse points outside the set.
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "stdlib/kernels/arith/arith.h"
+
+namespace {
+
+using Forward = double (*)(int64_t, const double*, const double*, int64_t, double*);
+using Backward = void (*)(int64_t, const double*, const double*, int64_t, const double*, const double*, double,
+                          double*, double*);
+using Inverse = int64_t (*)(int64_t, const double*, const double*, int64_t, double*);
+
+struct TransformCase {
+  const char* name;
+  Forward forward;
+  Backward backward;
+  Inverse inverse;
+  bool simplex;  // k - 1 unconstrained values per vector of k
+};
+
+const TransformCase kTransforms[] = {
+    {"simplex", pvi_tf_simplex, pvi_tf_simplex_grad, pvi_tf_simplex_inv, true},
+    {"ordered", pvi_tf_ordered, pvi_tf_ordered_grad, pvi_tf_ordered_inv, false},
+    {"positive_ordered", pvi_tf_positive_ordered, pvi_tf_positive_ordered_grad, pvi_tf_positive_ordered_inv, false},
+};
+
+class VectorTransform : public ::testing::TestWithParam<TransformCase> {
+ protected:
+  int64_t inputs(int64_t k, int64_t vectors) const { return vectors * (GetParam().simplex ? k - 1 : k); }
+  std::vector<double> apply(const std::vector<double>& u, int64_t k, int64_t vectors, double* lj = nullptr) const {
+    std::vector<double> x(static_cast<size_t>(k * vectors));
+    const double kk = static_cast<double>(k);
+    const double l = GetParam().forward(k * vectors, u.data(), &kk, 0, x.data());
+    if (lj) *lj = l;
+    return x;
+  }
+};
+
+std::vector<double> randomPoint(size_t n, std::mt19937_64& rng, double sd) {
+  std::normal_distribution<double> normal(0.0, sd);
+  std::vector<double> u(n);
+  for (double& v : u) v = normal(rng);
+  return u;
+}
+
+TEST_P(VectorTransform, MapsIntoItsSetAndInvertsExactly) {
+  std::mt19937_64 rng(4);
+  for (int64_t k : {1, 2, 3, 7, 70, 150}) {  // 70 and 150: more breaks than one chunk of the simplex's reverse pass
+    if (!GetParam().simplex && k == 1) continue;
+    const int64_t vectors = 3;
+    const std::vector<double> u = randomPoint(static_cast<size_t>(inputs(k, vectors)), rng, 1.5);
+    const std::vector<double> x = apply(u, k, vectors);
+    for (int64_t v = 0; v < vectors; ++v) {
+      const double* xv = x.data() + v * k;
+      if (GetParam().simplex) {
+        double total = 0;
+        for (int64_t i = 0; i < k; ++i) {
+          EXPECT_GT(xv[i], 0.0);
+          total += xv[i];
+        }
+        EXPECT_NEAR(total, 1.0, 1e-14 * static_cast<double>(k));
+      } else {
+        for (int64_t i = 1; i < k; ++i) EXPECT_GT(xv[i], xv[i - 1]);
+        if (std::string(GetParam().name) == "positive_ordered") EXPECT_GT(xv[0], 0.0);
+      }
+    }
+    std::vector<double> back(u.size());
+    const double kk = static_cast<double>(k);
+    ASSERT_EQ(GetParam().inverse(static_cast<int64_t>(u.size()), x.data(), &kk, 0, back.data()), 0) << k;
+    for (size_t i = 0; i < u.size(); ++i) EXPECT_NEAR(back[i], u[i], 1e-9 * (1 + std::fabs(u[i]))) << k << " " << i;
+  }
+}
+
+TEST_P(VectorTransform, LogJacobianIsTheLogDeterminant) {
+  std::mt19937_64 rng(8);
+  for (int64_t k : {2, 3, 5}) {
+    const int64_t m = inputs(k, 1);  // coordinates of the density
+    const std::vector<double> u = randomPoint(static_cast<size_t>(m), rng, 1.0);
+    double lj = 0;
+    apply(u, k, 1, &lj);
+    Eigen::MatrixXd J(m, m);
+    const double h = 1e-6;
+    for (int64_t j = 0; j < m; ++j) {
+      std::vector<double> up = u, dn = u;
+      up[static_cast<size_t>(j)] += h;
+      dn[static_cast<size_t>(j)] -= h;
+      const std::vector<double> xp = apply(up, k, 1), xd = apply(dn, k, 1);
+      for (int64_t i = 0; i < m; ++i) J(i, j) = (xp[static_cast<size_t>(i)] - xd[static_cast<size_t>(i)]) / (2 * h);
+    }
+    EXPECT_NEAR(lj, std::log(std::fabs(J.determinant())), 1e-7) << k;
+  }
+}
+
+TEST_P(VectorTransform, GradientMatchesFiniteDifferences) {
+  std::mt19937_64 rng(15);
+  for (int64_t k : {1, 2, 4, 70}) {
+    if (!GetParam().simplex && k == 1) continue;
+    const int64_t vectors = 2;
+    const std::vector<double> u = randomPoint(static_cast<size_t>(inputs(k, vectors)), rng, 1.0);
+    const std::vector<double> gOut = randomPoint(static_cast<size_t>(k * vectors), rng, 1.0);
+    const double gLj = 0.7;
+    auto objective = [&](const std::vector<double>& p) {
+      double lj = 0;
+      const std::vector<double> x = apply(p, k, vectors, &lj);
+      double s = gLj * lj;
+      for (size_t i = 0; i < x.size(); ++i) s += gOut[i] * x[i];
+      return s;
+    };
+    const std::vector<double> x = apply(u, k, vectors);
+    std::vector<double> g(u.size(), 0.0);
+    const double kk = static_cast<double>(k);
+    GetParam().backward(k * vectors, u.data(), &kk, 0, x.data(), gOut.data(), gLj, g.data(), nullptr);
+    for (size_t j = 0; j < u.size(); ++j) {
+      const double h = 1e-6 * (1 + std::fabs(u[j]));
+      std::vector<double> up = u, dn = u;
+      up[j] += h;
+      dn[j] -= h;
+      const double fd = (objective(up) - objective(dn)) / (2 * h);
+      EXPECT_NEAR(g[j], fd, 1e-6 * (1 + std::fabs(fd))) << "k " << k << " coordinate " << j;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, VectorTransform, ::testing::ValuesIn(kTransforms),
+                         [](const ::testing::TestParamInfo<TransformCase>& i) { return std::string(i.param.name); });
+
+TEST(VectorTransformInverse, RefusesPointsOutsideTheSet) {
+  double u[4];
+  const double three = 3.0;
+  const double notSummingToOne[] = {0.2, 0.3, 0.4};
+  EXPECT_EQ(pvi_tf_simplex_inv(2, notSummingToOne, &three, 0, u), 1);
+  const double negative[] = {0.6, -0.1, 0.5};
+  EXPECT_EQ(pvi_tf_simplex_inv(2, negative, &three, 0, u), 2);
+  const double notIncreasing[] = {0.1, 0.5, 0.5};
+  EXPECT_EQ(pvi_tf_ordered_inv(3, notIncreasing, &three, 0, u), 3);
+  const double nan[] = {0.1, std::nan(""), 0.5};
+  EXPECT_EQ(pvi_tf_ordered_inv(3, nan, &three, 0, u), 2);
+  const double notPositive[] = {0.0, 0.5, 0.7};
+  EXPECT_EQ(pvi_tf_positive_ordered_inv(3, notPositive, &three, 0, u), 1);
+  // The second vector of an array: its first element's index in the flat array.
+  const double second[] = {0.2, 0.3, 0.5, 0.5, 0.6, 0.1};
+  EXPECT_EQ(pvi_tf_simplex_inv(4, second, &three, 0, u), 4);
+}
+
+}  // namespace
