@@ -105,6 +105,8 @@ struct Stmt {
   // and whether its value must not depend on parameters (a `data` argument).
   std::string role;
   bool dataOnly = false;
+  // Copied from a user-defined function's body by inlining.
+  bool inlined = false;
 
   // sema
   Symbol* declared = nullptr;  // Decl and For: the symbol introduced

@@ -47,6 +47,7 @@ StmtPtr cloneStmt(const Stmt& s) {
   out->output = s.output;
   out->role = s.role;
   out->dataOnly = s.dataOnly;
+  out->inlined = s.inlined;
   for (const ExprPtr& e : s.exprs) out->exprs.push_back(cloneExpr(*e));
   for (const StmtPtr& b : s.body) out->body.push_back(cloneStmt(*b));
   return out;

@@ -164,6 +164,9 @@ class Inliner {
         if (s.declType->lower || s.declType->upper)
           diags_.error(s.declType->lower ? s.declType->lowerSpan : s.declType->upperSpan,
                        "variables declared in a function cannot have bounds");
+        if (s.declType->constraint != VectorConstraint::None)
+          diags_.error(s.declType->span, std::string("variables declared in a function cannot be constrained (") +
+                                             constraintKeyword(s.declType->constraint) + "); declare a vector");
         if (s.name == f.name) diags_.error(s.nameSpan, "a variable of '" + f.name + "' has the function's name");
         scopes.back().insert(s.name);
         return;
@@ -305,6 +308,7 @@ class Inliner {
   // Expressions ---------------------------------------------------------------------------------
 
   void expr(ExprPtr& e, std::vector<StmtPtr>& before) {
+    if (e->kind == ExprKind::Cond && conditional(e, before)) return;
     forEachSubExpr(*e, [&](ExprPtr& a) { expr(a, before); });
     if (e->kind != ExprKind::Call) return;
     for (const char* lu : {"_lupdf", "_lupmf"})
@@ -316,6 +320,99 @@ class Inliner {
       return;
     }
     if (ExprPtr value = inlineCall(*e, before)) e = std::move(value);
+  }
+
+  // `c ? a : b` with calls in its branches. A scalar ?: evaluates only the branch taken (a[t - 1]
+  // guarded by t > 1), so when each branch that calls is itself a call of a function with a
+  // scalar result, the ?: becomes
+  //   real conditional~k;  if (c) { ...a's body...; conditional~k = a; } else { ... }
+  // (an int when both branches are calls of int functions). Container results evaluate both
+  // branches anyway (FunctionLowerer::conditional), so their calls are inlined before the
+  // statement like any other. Other calls in branches are refused. True when e was rewritten.
+  bool conditional(ExprPtr& e, std::vector<StmtPtr>& before) {
+    bool calls = false, scalar = false, ints = true, lp = false, direct = true;
+    for (size_t b = 1; b < 3; ++b) {
+      if (!callsUserFunction(*e->args[b])) {
+        ints = ints && e->args[b]->kind == ExprKind::IntLit;
+        continue;
+      }
+      calls = true;
+      const FunctionDef* f = e->args[b]->kind == ExprKind::Call ? userFunction(e->args[b]->text) : nullptr;
+      if (f == nullptr || f->returnsVoid) {
+        direct = false;
+        continue;
+      }
+      const UnsizedType& r = f->returnType;
+      scalar = scalar || (r.arrayRank == 0 && (r.elem == ElemKind::Int || r.elem == ElemKind::Real));
+      ints = ints && r.arrayRank == 0 && r.elem == ElemKind::Int;
+      lp = lp || endsWith(f->name, "_lp");
+    }
+    if (!calls) return false;
+    if (!direct || (!scalar && lp)) {
+      for (size_t b = 1; b < 3; ++b) refuseCallsInBranch(*e->args[b]);
+      return true;
+    }
+    if (!scalar) return false;  // containers: both branches are evaluated in any case
+    expr(e->args[0], before);
+    const Span at = e->span;
+    const std::string result = "conditional~" + std::to_string(++counter_);
+    auto decl = std::make_unique<Stmt>();
+    decl->kind = StmtKind::Decl;
+    decl->span = at;
+    decl->declType = std::make_unique<TypeSyntax>();
+    decl->declType->span = at;
+    decl->declType->elem = ints ? ElemKind::Int : ElemKind::Real;
+    decl->name = result;
+    decl->nameSpan = at;
+    decl->output = false;
+    auto branch = std::make_unique<Stmt>();
+    branch->kind = StmtKind::If;
+    branch->span = at;
+    branch->exprs.push_back(std::move(e->args[0]));
+    for (size_t b = 1; b < 3; ++b) {
+      auto block = std::make_unique<Stmt>();
+      block->kind = StmtKind::Block;
+      block->span = e->args[b]->span;
+      expr(e->args[b], block->body);
+      auto assign = std::make_unique<Stmt>();
+      assign->kind = StmtKind::Assign;
+      assign->span = e->args[b]->span;
+      assign->op = "=";
+      assign->exprs.push_back(nameExpr(result, e->args[b]->span));
+      assign->exprs.push_back(std::move(e->args[b]));
+      block->body.push_back(std::move(assign));
+      branch->body.push_back(std::move(block));
+    }
+    before.push_back(std::move(decl));
+    before.push_back(std::move(branch));
+    e = nameExpr(result, at);
+    return true;
+  }
+
+  bool callsUserFunction(const Expr& e) const {
+    if (e.kind == ExprKind::Call && userFunction(e.text) != nullptr) return true;
+    for (const ExprPtr& a : e.args)
+      if (callsUserFunction(*a)) return true;
+    for (const IndexSyntax& i : e.indices)
+      if ((i.lo && callsUserFunction(*i.lo)) || (i.hi && callsUserFunction(*i.hi))) return true;
+    return false;
+  }
+
+  // A call in a branch that conditional() cannot make lazy: it would be inlined before the
+  // statement, evaluated whatever c is.
+  void refuseCallsInBranch(const Expr& e) {
+    if (e.kind == ExprKind::Call && userFunction(e.text) != nullptr) {
+      diags_.error(e.nameSpan, "the user-defined function '" + e.text +
+                                   "' is called inside a branch of '?:', which pvic supports only where the branch "
+                                   "is the call itself (it would be evaluated whichever branch is taken); use "
+                                   "if/else and a variable");
+      return;
+    }
+    for (const ExprPtr& a : e.args) refuseCallsInBranch(*a);
+    for (const IndexSyntax& i : e.indices) {
+      if (i.lo) refuseCallsInBranch(*i.lo);
+      if (i.hi) refuseCallsInBranch(*i.hi);
+    }
   }
 
   // The statements of one call, added to `before`; the name holding its value (for a void
@@ -353,16 +450,25 @@ class Inliner {
       const FunctionParam& p = f.params[i];
       before.push_back(valueDecl(p.type, p.name + suffix, p.nameSpan, std::move(call.args[i]),
                                  "argument '" + p.name + "' of '" + f.name + "'"));
+      before.back()->dataOnly = p.dataOnly;
     }
     stack_.push_back(f.name);
     statements(body);
     stack_.pop_back();
     for (StmtPtr& s : body) {
       if (s->kind == StmtKind::Decl) s->output = false;  // the generated block's temporaries
+      markInlined(*s);
       before.push_back(std::move(s));
     }
     if (f.returnsVoid) return nameExpr({}, call.span);
     return nameExpr(result, call.span);
+  }
+
+  // An _lp function's '~' and 'target +=' in transformed parameters add to target in the model
+  // block's copy only (compiler/desugar/TransformedBlocks.hpp).
+  static void markInlined(Stmt& s) {
+    s.inlined = true;
+    for (StmtPtr& b : s.body) markInlined(*b);
   }
 
   // Every name the body declares, and every use of it, gets the suffix.

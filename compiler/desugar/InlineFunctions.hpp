@@ -18,9 +18,9 @@
 // What inlining needs, and Stan's rules that it checks (each with a message at the place):
 // a function sees only its arguments and its own variables; arguments are not assigned; `target
 // +=` and `~` only in functions named _lp; no recursion; a non-void function's `return` ends its
-// body, or, for an int or real result, ends each branch of an if/else that ends it. Calls are
-// inlined where the statement holding them is, so both branches of `c ? f(x) : g(x)` are
-// evaluated. Functions that are never called are checked for names only, not for types.
+// body, or, for an int or real result, ends each branch of an if/else that ends it. In `c ? f(x)
+// : g(x)` only the branch taken is evaluated (a call inside a larger branch expression is
+// refused). Functions that are never called are checked for names only, not for types.
 #include "compiler/ast/Ast.hpp"
 #include "compiler/diagnostics/Diagnostics.hpp"
 

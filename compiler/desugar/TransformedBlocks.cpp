@@ -15,17 +15,24 @@ Block* firstBlock(Program& p, BlockKind kind) {
 }
 
 // `~` and `target +=` belong in the model block: reported where they are written (once), and
-// left out of the copies.
-void pruneDensityStatements(std::vector<StmtPtr>& stmts, const Block& b, bool report, Diagnostics& diags) {
+// left out of the copies. Those of an _lp function inlined in transformed parameters stay in the
+// model block's copy (`inModel`), as Stan adds them to target there.
+void pruneDensityStatements(std::vector<StmtPtr>& stmts, const Block& b, bool report, bool inModel,
+                            Diagnostics& diags) {
   std::vector<StmtPtr> kept;
   for (StmtPtr& s : stmts) {
+    const bool lpFunction = s->inlined && b.kind == BlockKind::TransformedParameters;
+    if ((s->kind == StmtKind::Tilde || s->kind == StmtKind::Target) && lpFunction) {
+      if (inModel) kept.push_back(std::move(s));
+      continue;
+    }
     if (s->kind == StmtKind::Tilde || s->kind == StmtKind::Target) {
       if (report)
         diags.error(s->span, std::string(s->kind == StmtKind::Tilde ? "'~' statements belong" : "'target +=' belongs") +
                                  " in the model block, not the '" + blockKeyword(b.kind) + "' block");
       continue;
     }
-    pruneDensityStatements(s->body, b, report, diags);
+    pruneDensityStatements(s->body, b, report, inModel, diags);
     kept.push_back(std::move(s));
   }
   stmts = std::move(kept);
@@ -34,15 +41,15 @@ void pruneDensityStatements(std::vector<StmtPtr>& stmts, const Block& b, bool re
 // Copies of the block's statements. Top-level declarations are outputs of the generated block
 // where `output` is set, temporaries otherwise; they lose their bounds (with a warning): Stan
 // rejects a proposal that violates a transformed parameter's bounds, which the fits here cannot
-// yet, and ending a finished fit at the first draw outside them would lose it. `report`: give the
-// warnings and errors (for the first of the two copies only).
+// yet, and ending a finished fit at the first draw outside them would lose it. `report`: the
+// model block's copy, which gives the warnings and errors (once for the two copies).
 std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostics& diags) {
   std::vector<StmtPtr> out;
   if (b == nullptr) return out;
   for (const StmtPtr& s : b->stmts) {
     StmtPtr c = cloneStmt(*s);
     if (c->kind == StmtKind::Decl) {
-      c->output = output;
+      c->output = output && s->output;  // an inlined function's temporaries are not written
       TypeSyntax& t = *c->declType;
       if ((t.lower || t.upper) && report)
         diags.warning(t.lower ? t.lowerSpan : t.upperSpan,
@@ -57,7 +64,7 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostic
     }
     out.push_back(std::move(c));
   }
-  pruneDensityStatements(out, *b, report, diags);
+  pruneDensityStatements(out, *b, report, /*inModel=*/report, diags);
   return out;
 }
 

@@ -104,6 +104,7 @@ class FunctionLowerer {
   ValueId density(const std::string& name, std::vector<ValueId> args, Span at);
   ValueId realValue(const Expr& e) { return toReal(lower(e)); }
   ValueId toReal(ValueId v);
+  ValueId concatenation(const Expr& e);
   ValueId intExpr(const Expr& e);
   bool fromIntDataScalars(ValueId v) const;
 

@@ -384,7 +384,7 @@ VType FunctionLowerer::typeOfDecl(const Symbol& s) {
 VType FunctionLowerer::unconstrainedType(const Symbol& s, const VType& t) {
   if (s.decl->declType->constraint != VectorConstraint::Simplex) return t;
   VType u = t;
-  u.dims[0] = intArith("-", t.dims[0], constInt(1));
+  u.dims[0] = intArith("max", intArith("-", t.dims[0], constInt(1)), constInt(0));  // simplex[0]: none
   return u;
 }
 

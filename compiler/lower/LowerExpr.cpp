@@ -310,6 +310,7 @@ ValueId FunctionLowerer::call(const Expr& e) {
     Inst r{Op::Reshape, VType{Elem::Real, 1, {elementCount(t), ir::kNone}}, {a}};
     return add(r);
   }
+  if (fn == "append_row" || fn == "append_col") return concatenation(e);
   if ((fn == "max" || fn == "min") && e.args.size() == 2) {  // of two values: ints stay ints
     if (e.type.base == Base::Int) return intArith(fn, intExpr(*e.args[0]), intExpr(*e.args[1]));
     return kernel(fn == "max" ? "fmax2" : "fmin2", realScalar(), {realValue(*e.args[0]), realValue(*e.args[1])});
@@ -333,6 +334,50 @@ ValueId FunctionLowerer::call(const Expr& e) {
   if (fn == "log_sum_exp" && args.size() == 2) return kernel("log_sum_exp2", realScalar(), args);
   if (fn == "log_mix") return kernel("log_mix", realScalar(), args);
   throw Unsupported{e.nameSpan, "the function '" + fn + "' with these arguments"};
+}
+
+// append_row(a, b) and append_col(a, b): a buffer of the result's type, with a stored into its
+// first rows (columns) and b into the rest (each store a subscript store, which the gradient
+// reverses), read back like a literal.
+ValueId FunctionLowerer::concatenation(const Expr& e) {
+  const bool rows = e.text == "append_row";
+  const ValueId a = realValue(*e.args[0]), b = realValue(*e.args[1]);
+  const VType ta = f_.at(a).type, tb = f_.at(b).type;
+  const bool matrix = e.type.shape == Shape::Matrix;
+  // How many rows (append_row) or columns (append_col) each argument brings.
+  auto extent = [&](const VType& t, const Type& checked) -> ValueId {
+    if (t.rank == 0) return constInt(1);
+    if (!matrix) return t.dims[0];  // a vector or row_vector into one of its kind
+    if (t.rank == 2) return t.dims[rows ? 0 : 1];
+    // A row_vector in append_row, or a vector in append_col, is one row (column).
+    return (rows ? checked.shape == Shape::RowVector : checked.shape == Shape::Vector) ? constInt(1) : t.dims[0];
+  };
+  const ValueId na = extent(ta, e.args[0]->type), nb = extent(tb, e.args[1]->type);
+  const ValueId total = intArith("+", na, nb);
+  VType t{Elem::Real, matrix ? 2 : 1, {ir::kNone, ir::kNone, ir::kNone, ir::kNone}};
+  if (!matrix) {
+    t.dims[0] = total;
+  } else {
+    // The other dimension: from whichever argument is a matrix or a vector of the right kind.
+    const VType& other = ta.rank == 2 ? ta : tb.rank == 2 ? tb : ta;
+    const ValueId across = other.rank == 2 ? other.dims[rows ? 1 : 0] : other.dims[0];
+    t.dims[0] = rows ? total : across;
+    t.dims[1] = rows ? across : total;
+  }
+  const ValueId v = newVar(t, ir::kNone);
+  // The rows (columns) lo..hi; one row (column), dropping that dimension, for a value of lower
+  // rank (a real into a vector, a row_vector into a matrix's row).
+  auto part = [&](ValueId lo, ValueId hi, const VType& value) {
+    std::vector<ValueId> s(static_cast<size_t>(2 * t.rank), ir::kNone);
+    const size_t d = matrix && !rows ? 1 : 0;
+    s[2 * d] = lo;
+    if (value.rank == t.rank) s[2 * d + 1] = hi;
+    return Target{v, s};
+  };
+  const ValueId one = constInt(1);
+  store(part(one, na, ta), a);
+  store(part(intArith("+", na, one), total, tb), b);
+  return load(v);
 }
 
 // [a, b], [row1, row2] and {a, b}: a buffer filled element by element (each a Store, which the

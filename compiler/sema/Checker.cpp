@@ -101,8 +101,10 @@ void collectAssigned(const std::vector<StmtPtr>& stmts, std::unordered_set<std::
 CheckedProgram checkProgram(Program program, Diagnostics& diags) {
   CheckedProgram out;
   out.program = std::move(program);
-  inlineTransformedBlocks(out.program, diags);
+  // Functions first: a transformed block's copies then carry the inlined statements, and an _lp
+  // function's densities in transformed parameters reach the model block's copy only.
   inlineFunctions(out.program, diags);
+  inlineTransformedBlocks(out.program, diags);
   Checker(out, diags).run();
   return out;
 }
@@ -525,6 +527,11 @@ void Checker::checkValueDecl(Stmt& s, BlockKind block) {
     } else {
       type.base = declared.base;  // an int where a real is declared is a real
     }
+    // A `data` argument: a value computed from parameters is caught here when it reads one
+    // directly (model variables' taints are known only after the factor assignment).
+    const Taint t = taintOf(*s.exprs[0]);
+    if (s.dataOnly && !type.error && t.latent != nullptr)
+      diags_.error(s.exprs[0]->span, s.role + " is declared 'data' but depends on " + describeVariable(*t.latent));
   }
   s.declared = declare(s.name, symbolKindOf(block), type, s.nameSpan, &s);
 }

@@ -233,6 +233,55 @@ void addRngFunctions(std::vector<FunctionEntry>& fns) {
   fns.push_back({"categorical_rng", {{{P::Vector}, returns(Type::intScalar())}}});
 }
 
+// a + b as a size.
+Size addSizes(const Size& a, const Size& b) {
+  if (a.value && b.value) return Size::constant(*a.value + *b.value);
+  return Size::symbol("(" + a.text + " + " + b.text + ")");
+}
+
+// append_row stacks vectors (and reals) into a vector, or matrices and row_vectors into a matrix;
+// append_col puts matrices and vectors side by side, or row_vectors (and reals) into a row_vector.
+void addConcatenations(std::vector<FunctionEntry>& fns) {
+  // The rows a real, vector, row_vector or matrix contributes, and its columns.
+  auto rowsOf = [](const Type& t) {
+    return t.shape == Shape::Scalar || t.shape == Shape::RowVector ? Size::constant(1) : t.rows;
+  };
+  auto colsOf = [](const Type& t) {
+    return t.shape == Shape::Scalar || t.shape == Shape::Vector ? Size::constant(1) : t.cols;
+  };
+  FunctionEntry row{"append_row", {}}, col{"append_col", {}};
+  for (P a : {P::Real, P::Vector})
+    for (P b : {P::Real, P::Vector})
+      if (a == P::Vector || b == P::Vector)
+        row.signatures.push_back({{a, b}, [rowsOf](const CallArgs& c) {
+                                    return Type::vector(addSizes(rowsOf(c.types[0]), rowsOf(c.types[1])));
+                                  }});
+  for (P a : {P::RowVector, P::Matrix})
+    for (P b : {P::RowVector, P::Matrix})
+      row.signatures.push_back({{a, b}, [rowsOf, colsOf](const CallArgs& c) {
+                                  c.sizes.requireEqual(colsOf(c.types[0]), colsOf(c.types[1]),
+                                                       "the columns of the arguments of 'append_row' differ");
+                                  return Type::matrix(addSizes(rowsOf(c.types[0]), rowsOf(c.types[1])),
+                                                      colsOf(c.types[0]));
+                                }});
+  for (P a : {P::Real, P::RowVector})
+    for (P b : {P::Real, P::RowVector})
+      if (a == P::RowVector || b == P::RowVector)
+        col.signatures.push_back({{a, b}, [colsOf](const CallArgs& c) {
+                                    return Type::rowVector(addSizes(colsOf(c.types[0]), colsOf(c.types[1])));
+                                  }});
+  for (P a : {P::Vector, P::Matrix})
+    for (P b : {P::Vector, P::Matrix})
+      col.signatures.push_back({{a, b}, [rowsOf, colsOf](const CallArgs& c) {
+                                  c.sizes.requireEqual(rowsOf(c.types[0]), rowsOf(c.types[1]),
+                                                       "the rows of the arguments of 'append_col' differ");
+                                  return Type::matrix(rowsOf(c.types[0]),
+                                                      addSizes(colsOf(c.types[0]), colsOf(c.types[1])));
+                                }});
+  fns.push_back(std::move(row));
+  fns.push_back(std::move(col));
+}
+
 std::vector<FunctionEntry> buildFunctions() {
   std::vector<FunctionEntry> fns;
   // Element-wise real functions of anything numeric; int arguments are promoted.
@@ -303,6 +352,9 @@ std::vector<FunctionEntry> buildFunctions() {
                      if (m.rows.value && m.cols.value) return Type::vector(Size::constant(*m.rows.value * *m.cols.value));
                      return Type::vector(Size::symbol("(" + m.rows.text + " * " + m.cols.text + ")"));
                    }}}});
+  // cumulative_sum: running sums, of the argument's shape (an int array's are reals here).
+  fns.push_back({"cumulative_sum", {{{P::Container}, returnsArgAsReal(0)}}});
+  addConcatenations(fns);
   fns.push_back({"transpose", {}});
   fns.back().signatures = findOperator("'")->signatures;
   addRngFunctions(fns);

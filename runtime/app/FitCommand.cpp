@@ -34,16 +34,20 @@ bool bounded(const VariableInfo& v) { return !v.transform.isIdentity(); }
 std::vector<std::optional<output::AnalyticMoments>> analyticMoments(const CompiledModel& m, const FitResult& f,
                                                                     std::size_t columns) {
   std::vector<std::optional<output::AnalyticMoments>> out(columns);
-  for (const VariableExtent& v : m.parameterLayout().variables()) {
-    const VariableInfo* info = nullptr;
-    for (const VariableInfo& g : m.info().globals)
-      if (g.name == v.name) info = &g;
-    if (info == nullptr || bounded(*info)) continue;  // a hyperparameter, or a transformed global
+  const auto& vars = m.parameterLayout().variables();
+  // The globals come first in the layout, in ModelInfo::globals order (hyperparameters follow).
+  for (std::size_t g = 0; g < vars.size() && g < m.info().globals.size(); ++g) {
+    const VariableExtent& v = vars[g];
+    if (bounded(m.info().globals[g])) continue;  // a transformed global: q's moments are not its moments
     const GaussianPosterior& q = f.posterior.gaussian();
     const Eigen::VectorXd mean = q.momentMean(), variances = q.momentVariances();
+    // Its coordinates in z: after the globals before it, which a simplex makes fewer than their
+    // elements.
+    const std::size_t z = m.unconstrainedOffset(g);
     for (std::size_t i = 0; i < v.size; ++i) {
-      const auto k = static_cast<Eigen::Index>(v.offset + i);
-      if (k < mean.size()) out[v.offset + i] = output::AnalyticMoments{mean[k], std::sqrt(variances[k])};
+      const auto k = static_cast<Eigen::Index>(z + i);
+      if (k < mean.size() && v.offset + i < columns)
+        out[v.offset + i] = output::AnalyticMoments{mean[k], std::sqrt(variances[k])};
     }
   }
   return out;

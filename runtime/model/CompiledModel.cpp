@@ -332,6 +332,19 @@ double CompiledModel::partitionLogDensity(size_t partition, const double* z, con
   return call(code_.partition_grad, z, w, theta, part, gz, gw, gt);
 }
 
+size_t CompiledModel::unconstrainedCount(size_t v) const {
+  const VariableExtent& e = parameters_.variables().at(v);
+  if (info_.globals.at(v).transform.kind != TransformKind::Simplex || e.dims.size() <= e.arrayRank) return e.size;
+  const auto k = static_cast<size_t>(e.dims[e.arrayRank]);
+  return k == 0 ? 0 : e.size - e.size / k;
+}
+
+size_t CompiledModel::unconstrainedOffset(size_t v) const {
+  size_t offset = 0;
+  for (size_t u = 0; u < v; ++u) offset += unconstrainedCount(u);
+  return offset;
+}
+
 // The names of z's coordinates: the globals' element names, except that each vector of a simplex
 // has one coordinate fewer than elements (named by its first K - 1 elements).
 std::vector<std::string> CompiledModel::globalNames() const {
@@ -340,10 +353,10 @@ std::vector<std::string> CompiledModel::globalNames() const {
   const auto& vars = parameters_.variables();
   for (size_t v = 0; v < vars.size() && v < info_.globals.size(); ++v) {
     const VariableExtent& e = vars[v];
-    const bool simplex = info_.globals[v].transform.kind == TransformKind::Simplex;
-    const size_t k = simplex && !e.dims.empty() ? static_cast<size_t>(e.dims[e.arrayRank]) : 0;
+    const size_t count = unconstrainedCount(v);
+    const size_t k = count == e.size ? 0 : static_cast<size_t>(e.dims[e.arrayRank]);  // a simplex's length
     for (size_t i = 0; i < e.size; ++i)
-      if (!simplex || (k > 0 && i % k != k - 1)) names.push_back(all.at(e.offset + i));
+      if (k == 0 || i % k != k - 1) names.push_back(all.at(e.offset + i));
   }
   if (names.size() != dimZ_) return FactorModel::globalNames();
   return names;

@@ -149,6 +149,8 @@ double pvi_max(int64_t n, const double *x);
 void pvi_max_grad(int64_t n, const double *x, double out, double g_out, double *g_x);
 double pvi_min(int64_t n, const double *x);
 void pvi_min_grad(int64_t n, const double *x, double out, double g_out, double *g_x);
+void pvi_cumulative_sum(int64_t n, const double *x, double *out);
+void pvi_cumulative_sum_grad(int64_t n, const double *x, const double *out, const double *g_out, double *g_x);
 void pvi_softmax(int64_t n, const double *x, double *out);
 void pvi_softmax_grad(int64_t n, const double *x, const double *out, const double *g_out, double *g_x);
 void pvi_log_softmax(int64_t n, const double *x, double *out);

@@ -67,6 +67,12 @@ const FunctionCase kFunctionCases[] = {
         })",
      "for (n in 1:N) target += -square(soft(z[n]) - alpha);",
      "for (n in 1:N) target += -square((z[n] > 0 ? log1p(z[n]) : z[n]) - alpha);"},
+    {"conditional_evaluates_one_branch",  // lagged(z, 1) would read z[0]
+     R"(real lagged(vector y, int t) { return y[t - 1]; }
+        real lead(vector y, int t) { return y[t] * two(); }
+        real two() { return 2; })",
+     "for (n in 1:N) target += -square(n > 1 ? lagged(z, n) : lead(z, n)) - (n > 1 ? lagged(z, n) : 0) * beta[1];",
+     "for (n in 1:N) target += -square(n > 1 ? z[n - 1] : z[n] * 2) - (n > 1 ? z[n - 1] : 0) * beta[1];"},
     {"user_density_by_tilde",
      "real shifted_lpdf(vector y, real mu, real s) { return normal_lpdf(y | mu + 1, s); }",
      "z ~ shifted(alpha, sigma); target += shifted_lupdf(beta | alpha, 2);",
@@ -180,6 +186,42 @@ generated quantities {
     for (size_t i = 0; i < w.size(); ++i) EXPECT_NEAR(gwa[i], gwb[i], 1e-12 * (1 + std::fabs(gwb[i])));
   }
   checkGradients(a, rng);
+}
+
+// An _lp function called in transformed parameters adds to target (in the model block's copy of
+// the block) and its value is written as the transformed parameter, without the inlined
+// temporaries.
+TEST(UserFunctionsTransformed, LpFunctionInTransformedParameters) {
+  const char* withCall = R"(
+functions {
+  real centred_lp(real raw, real scale) {
+    raw ~ normal(0, 1);
+    return raw * scale;
+  }
+}
+parameters { real raw; real<lower=0> tau; }
+transformed parameters { real theta = centred_lp(raw, tau); }
+model { tau ~ exponential(1); target += normal_lpdf(1.5 | theta, 1); }
+)";
+  const char* written = R"(
+parameters { real raw; real<lower=0> tau; }
+transformed parameters { real theta = raw * tau; }
+model { raw ~ normal(0, 1); tau ~ exponential(1); target += normal_lpdf(1.5 | theta, 1); }
+)";
+  Compiled a = compileModel(withCall);
+  Compiled b = compileModel(written);
+  ASSERT_TRUE(a.jit) << a.errors;
+  ASSERT_TRUE(b.jit) << b.errors;
+  ASSERT_EQ(a.lowered->info.generatedShared.size(), 1u);
+  EXPECT_EQ(a.lowered->info.generatedShared[0].name, "theta");
+  CompiledModel ma(a.jit->code(), a.lowered->info, DataBlock{}, {});
+  CompiledModel mb(b.jit->code(), b.lowered->info, DataBlock{}, {});
+  std::mt19937_64 rng(2);
+  std::vector<double> z = randomVector(2, rng), ga(2), gb(2);
+  const double va = ma.priorLogDensity(z.data(), nullptr, ga.data(), nullptr);
+  const double vb = mb.priorLogDensity(z.data(), nullptr, gb.data(), nullptr);
+  EXPECT_NEAR(va, vb, 1e-12 * (1 + std::fabs(vb)));
+  for (size_t i = 0; i < 2; ++i) EXPECT_NEAR(ga[i], gb[i], 1e-12 * (1 + std::fabs(gb[i])));
 }
 
 }  // namespace

@@ -953,6 +953,47 @@ void addScalarAndVectorFunctions(std::vector<Entry>& t) {
     e.floor = log_form ? 1.0 : 1e-300;
     t.push_back(e);
   }
+  {
+    Entry e;
+    e.name = "cumulative_sum";
+    e.kind = Kind::Function;
+    e.symbols = {"pvi_cumulative_sum", "pvi_cumulative_sum_grad"};
+    ArgSpec x = real("x");
+    x.nullable = false;
+    e.args = {x};
+    e.value = [](const Point& p) {
+      std::vector<double> out(p[0].r.size());
+      pvi_cumulative_sum(static_cast<int64_t>(out.size()), p[0].r.data(), out.data());
+      return out;
+    };
+    e.grad = [](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
+      std::vector<double> out(p[0].r.size());
+      pvi_cumulative_sum(static_cast<int64_t>(out.size()), p[0].r.data(), out.data());
+      pvi_cumulative_sum_grad(static_cast<int64_t>(out.size()), p[0].r.data(), out.data(), seed.data(), g[0]);
+      return std::nullopt;
+    };
+    e.reference = [](const Point& p) {
+      std::vector<LD> out;
+      LD s = 0;
+      for (double v : p[0].r) out.push_back(s += v);
+      return out;
+    };
+    e.random = [](Rng& g) {
+      std::vector<double> x(static_cast<std::size_t>(g.integer(0, 9)));
+      for (auto& v : x) v = g.uni(-10, 10);
+      return Point{Rv(x)};
+    };
+    e.edges = {{Rv({})}, {Rv({1e300, -1e300, 1})}, {Rv({3.0})}};
+    // A partial sum is accurate relative to the sum of |x_i| so far, not to its cancelled value.
+    e.scale = [](const Point& p) {
+      std::vector<LD> out;
+      LD s = 0;
+      for (double v : p[0].r) out.push_back(s += std::fabs(LD(v)));
+      return out;
+    };
+    e.floor = 1e-300;
+    t.push_back(e);
+  }
 }
 
 // ---- linear algebra -----------------------------------------------------------------------------

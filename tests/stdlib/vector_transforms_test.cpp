@@ -148,6 +148,10 @@ TEST(VectorTransformInverse, RefusesPointsOutsideTheSet) {
   EXPECT_EQ(pvi_tf_ordered_inv(3, nan, &three, 0, u), 2);
   const double notPositive[] = {0.0, 0.5, 0.7};
   EXPECT_EQ(pvi_tf_positive_ordered_inv(3, notPositive, &three, 0, u), 1);
+  // Elements that sum to 1 only within the tolerance still give finite coordinates.
+  const double nearlyOne[] = {0.5, 0.5 + 5e-9, 1e-9};
+  ASSERT_EQ(pvi_tf_simplex_inv(2, nearlyOne, &three, 0, u), 0);
+  EXPECT_TRUE(std::isfinite(u[0]) && std::isfinite(u[1]));
   // The second vector of an array: its first element's index in the flat array.
   const double second[] = {0.2, 0.3, 0.5, 0.5, 0.6, 0.1};
   EXPECT_EQ(pvi_tf_simplex_inv(4, second, &three, 0, u), 4);

@@ -135,11 +135,13 @@ int64_t pvi_tf_simplex_inv(int64_t n, const double* x, const double* kp, int64_t
       total += xv[i];
     }
     if (!(std::fabs(total - 1.0) <= 1e-8)) return v * k + 1;
-    double stick = 1.0;
-    for (int64_t i = 0; i + 1 < k; ++i) {
-      const double z = xv[i] / stick;
-      uv[i] = std::log(z) - std::log1p(-z) + std::log(static_cast<double>(k - 1 - i));
-      stick -= xv[i];
+    // The stick left before break i is x_i + ... + x_k, summed from the back (as Stan's
+    // simplex_free), so that z_i = x_i / stick < 1 even where the x sum to 1 only within 1e-8.
+    double rest = xv[k - 1];
+    for (int64_t i = k - 1; i-- > 0;) {
+      const double stick = rest + xv[i];
+      uv[i] = std::log(xv[i]) - std::log(rest) + std::log(static_cast<double>(k - 1 - i));
+      rest = stick;
     }
   }
   return 0;
