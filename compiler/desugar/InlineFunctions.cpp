@@ -587,9 +587,7 @@ class Inliner {
 
 }  // namespace
 
-void inlineFunctions(Program& program, Diagnostics& diags) {
-  if (program.functions.empty()) return;
-  Inliner(program, diags).run();
-}
+// Runs on every program: it is also where _lupdf / _lupmf become _lpdf / _lpmf.
+void inlineFunctions(Program& program, Diagnostics& diags) { Inliner(program, diags).run(); }
 
 }  // namespace pvi

@@ -13,7 +13,7 @@
 //
 // Also here: `y ~ f(...)` for a user-defined f_lpdf or f_lpmf is `target += f_lpdf(y | ...)`, a
 // void function called as a statement is its body, and Stan's _lupdf / _lupmf suffixes are
-// _lpdf / _lpmf (the dropped constants do not change the posterior).
+// _lpdf / _lpmf (the dropped constants do not change the posterior), in every program.
 //
 // What inlining needs, and Stan's rules that it checks (each with a message at the place):
 // a function sees only its arguments and its own variables; arguments are not assigned; `target

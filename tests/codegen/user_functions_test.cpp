@@ -188,6 +188,21 @@ generated quantities {
   checkGradients(a, rng);
 }
 
+// Stan's _lupdf / _lupmf are _lpdf / _lpmf, in programs without a functions block too.
+TEST(UnnormalisedDensities, LupdfIsLpdfWithoutAFunctionsBlock) {
+  Compiled a = compileModel(
+      "parameters { real mu; }\nmodel { target += normal_lupdf(mu | 1, 2) + poisson_lupmf(3 | exp(mu)); }\n");
+  Compiled b = compileModel(
+      "parameters { real mu; }\nmodel { target += normal_lpdf(mu | 1, 2) + poisson_lpmf(3 | exp(mu)); }\n");
+  ASSERT_TRUE(a.jit) << a.errors;
+  ASSERT_TRUE(b.jit) << b.errors;
+  CompiledModel ma(a.jit->code(), a.lowered->info, DataBlock{}, {});
+  CompiledModel mb(b.jit->code(), b.lowered->info, DataBlock{}, {});
+  double z = 0.4, ga = 0, gb = 0;
+  EXPECT_EQ(ma.priorLogDensity(&z, nullptr, &ga, nullptr), mb.priorLogDensity(&z, nullptr, &gb, nullptr));
+  EXPECT_EQ(ga, gb);
+}
+
 // An _lp function called in transformed parameters adds to target (in the model block's copy of
 // the block) and its value is written as the transformed parameter, without the inlined
 // temporaries.
