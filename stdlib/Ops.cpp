@@ -1,5 +1,7 @@
 #include "stdlib/Ops.hpp"
 
+#include <limits>
+
 namespace pvi::stdlib {
 
 namespace {
@@ -103,6 +105,26 @@ const RngOp* findRngOp(const std::string& name) {
 const KernelOp* findKernelOp(const std::string& name) {
   for (const KernelOp& k : kernelOps())
     if (k.name == name) return &k;
+  return nullptr;
+}
+
+const std::vector<MathConstant>& mathConstants() {
+  static const std::vector<MathConstant> table{
+      {"pi", 3.14159265358979323846},
+      {"e", 2.71828182845904523536},
+      {"sqrt2", 1.41421356237309504880},
+      {"log2", 0.69314718055994530942},
+      {"log10", 2.30258509299404568402},
+      {"not_a_number", std::numeric_limits<double>::quiet_NaN()},
+      {"positive_infinity", std::numeric_limits<double>::infinity()},
+      {"negative_infinity", -std::numeric_limits<double>::infinity()},
+      {"machine_precision", std::numeric_limits<double>::epsilon()}};
+  return table;
+}
+
+const MathConstant* findMathConstant(const std::string& name) {
+  for (const MathConstant& c : mathConstants())
+    if (c.name == name) return &c;
   return nullptr;
 }
 

@@ -65,6 +65,14 @@ struct RngOp {
 };
 
 const RngOp* findRngOp(const std::string& name);
+
+// Stan's constants, functions without arguments: pi(), e(), sqrt2(), log2(), log10(), ...
+struct MathConstant {
+  std::string name;
+  double value;
+};
+const std::vector<MathConstant>& mathConstants();
+const MathConstant* findMathConstant(const std::string& name);
 const std::vector<RngOp>& rngOps();
 
 }  // namespace pvi::stdlib

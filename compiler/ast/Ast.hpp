@@ -56,6 +56,7 @@ struct Expr {
 // Types as written -----------------------------------------------------------------------------
 
 enum class ElemKind { Int, Real, Vector, RowVector, Matrix };
+const char* elemKeyword(ElemKind k);  // "int", "real", "vector", "row_vector", "matrix"
 
 // A vector's constraint (elem Vector): Stan's constrained vector types.
 enum class VectorConstraint { None, Simplex, Ordered, PositiveOrdered };

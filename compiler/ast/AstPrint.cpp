@@ -74,6 +74,11 @@ std::string printExpr(const Expr& e) {
   return "?";
 }
 
+const char* elemKeyword(ElemKind k) {
+  static const char* names[] = {"int", "real", "vector", "row_vector", "matrix"};
+  return names[static_cast<int>(k)];
+}
+
 const char* constraintKeyword(VectorConstraint c) {
   switch (c) {
     case VectorConstraint::Simplex: return "simplex";
@@ -91,8 +96,7 @@ std::string printType(const TypeSyntax& t) {
     for (size_t i = 0; i < t.arrayDims.size(); ++i) s += (i ? ", " : "") + printExpr(*t.arrayDims[i]);
     s += "] ";
   }
-  static const char* names[] = {"int", "real", "vector", "row_vector", "matrix"};
-  s += t.constraint != VectorConstraint::None ? constraintKeyword(t.constraint) : names[static_cast<int>(t.elem)];
+  s += t.constraint != VectorConstraint::None ? constraintKeyword(t.constraint) : elemKeyword(t.elem);
   if (t.lower || t.upper) {
     s += "<";
     if (t.lower) s += "lower=" + printExpr(*t.lower);

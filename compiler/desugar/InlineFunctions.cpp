@@ -11,13 +11,8 @@ namespace pvi {
 
 namespace {
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::string typeName(const UnsizedType& t) {
-  static const char* names[] = {"int", "real", "vector", "row_vector", "matrix"};
-  std::string elem = names[static_cast<int>(t.elem)];
+  const std::string elem = elemKeyword(t.elem);
   if (t.arrayRank == 0) return elem;
   return "array[" + std::string(static_cast<size_t>(t.arrayRank - 1), ',') + "] " + elem;
 }
@@ -38,21 +33,38 @@ ExprPtr nameExpr(std::string name, Span at) {
   return e;
 }
 
-// `<type> name = value;`, sized by its value.
-StmtPtr valueDecl(const UnsizedType& t, std::string name, Span nameSpan, ExprPtr value, std::string role) {
+// `<elem> name;`, a temporary (never written as a generated quantity).
+StmtPtr declStmt(ElemKind elem, std::string name, Span span, Span typeSpan, Span nameSpan) {
   auto s = std::make_unique<Stmt>();
   s->kind = StmtKind::Decl;
-  s->span = value->span;
+  s->span = span;
   s->declType = std::make_unique<TypeSyntax>();
-  s->declType->span = t.span;
-  s->declType->elem = t.elem;
-  s->declType->sizesFromValue = true;
-  s->declType->valueArrayRank = t.arrayRank;
+  s->declType->span = typeSpan;
+  s->declType->elem = elem;
   s->name = std::move(name);
   s->nameSpan = nameSpan;
-  s->exprs.push_back(std::move(value));
   s->output = false;
+  return s;
+}
+
+// `<type> name = value;`, sized by its value.
+StmtPtr valueDecl(const UnsizedType& t, std::string name, Span nameSpan, ExprPtr value, std::string role) {
+  StmtPtr s = declStmt(t.elem, std::move(name), value->span, t.span, nameSpan);
+  s->declType->sizesFromValue = true;
+  s->declType->valueArrayRank = t.arrayRank;
+  s->exprs.push_back(std::move(value));
   s->role = std::move(role);
+  return s;
+}
+
+// `name = value;`
+StmtPtr assignStmt(const std::string& name, ExprPtr value, Span span) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = StmtKind::Assign;
+  s->span = span;
+  s->op = "=";
+  s->exprs.push_back(nameExpr(name, span));
+  s->exprs.push_back(std::move(value));
   return s;
 }
 
@@ -67,10 +79,10 @@ void forEachExpr(Stmt& s, F&& f) {
   for (ExprPtr& e : s.exprs) f(e);
 }
 
-template <class F>
-void forEachSubExpr(Expr& e, F&& f) {
-  for (ExprPtr& a : e.args) f(a);
-  for (IndexSyntax& i : e.indices) {
+template <class E, class F>  // E: Expr or const Expr
+void forEachSubExpr(E& e, F&& f) {
+  for (auto& a : e.args) f(a);
+  for (auto& i : e.indices) {
     if (i.lo) f(i.lo);
     if (i.hi) f(i.hi);
   }
@@ -181,7 +193,7 @@ class Inliner {
       }
       case StmtKind::Tilde:
       case StmtKind::Target:
-        if (!endsWith(f.name, "_lp"))
+        if (!f.name.ends_with("_lp"))
           diags_.error(s.span, std::string(s.kind == StmtKind::Tilde ? "'~' statements" : "'target +='") +
                                    " can be used only in functions whose name ends in _lp, not in '" + f.name + "'");
         return;
@@ -220,13 +232,28 @@ class Inliner {
     return it == byName_.end() ? nullptr : it->second;
   }
 
-  void refuseCalls(Expr& e, const Block& b) {
+  // f(call) for each outermost call of a user-defined function in e.
+  template <class F>
+  void forEachUserCall(const Expr& e, F&& f) const {
     if (e.kind == ExprKind::Call && userFunction(e.text) != nullptr) {
-      diags_.error(e.nameSpan, "the user-defined function '" + e.text + "' cannot be used in the sizes or bounds of the '" +
-                                   blockKeyword(b.kind) + "' block's variables yet");
+      f(e);
       return;
     }
-    forEachSubExpr(e, [&](ExprPtr& a) { refuseCalls(*a, b); });
+    forEachSubExpr(e, [&](const ExprPtr& a) { forEachUserCall(*a, f); });
+  }
+
+  bool callsUserFunction(const Expr& e) const {
+    bool calls = false;
+    forEachUserCall(e, [&](const Expr&) { calls = true; });
+    return calls;
+  }
+
+  void refuseCalls(const Expr& e, const Block& b) {
+    forEachUserCall(e, [&](const Expr& call) {
+      diags_.error(call.nameSpan, "the user-defined function '" + call.text +
+                                      "' cannot be used in the sizes or bounds of the '" + blockKeyword(b.kind) +
+                                      "' block's variables yet");
+    });
   }
 
   // Statements ----------------------------------------------------------------------------------
@@ -312,7 +339,7 @@ class Inliner {
     forEachSubExpr(*e, [&](ExprPtr& a) { expr(a, before); });
     if (e->kind != ExprKind::Call) return;
     for (const char* lu : {"_lupdf", "_lupmf"})
-      if (endsWith(e->text, lu)) e->text = e->text.substr(0, e->text.size() - 6) + (lu[4] == 'd' ? "_lpdf" : "_lpmf");
+      if (e->text.ends_with(lu)) e->text = e->text.substr(0, e->text.size() - 6) + (lu[4] == 'd' ? "_lpdf" : "_lpmf");
     const FunctionDef* f = userFunction(e->text);
     if (f == nullptr) return;
     if (f->returnsVoid) {
@@ -345,7 +372,7 @@ class Inliner {
       const UnsizedType& r = f->returnType;
       scalar = scalar || (r.arrayRank == 0 && (r.elem == ElemKind::Int || r.elem == ElemKind::Real));
       ints = ints && r.arrayRank == 0 && r.elem == ElemKind::Int;
-      lp = lp || endsWith(f->name, "_lp");
+      lp = lp || f->name.ends_with("_lp");
     }
     if (!calls) return false;
     if (!direct || (!scalar && lp)) {
@@ -356,15 +383,7 @@ class Inliner {
     expr(e->args[0], before);
     const Span at = e->span;
     const std::string result = "conditional~" + std::to_string(++counter_);
-    auto decl = std::make_unique<Stmt>();
-    decl->kind = StmtKind::Decl;
-    decl->span = at;
-    decl->declType = std::make_unique<TypeSyntax>();
-    decl->declType->span = at;
-    decl->declType->elem = ints ? ElemKind::Int : ElemKind::Real;
-    decl->name = result;
-    decl->nameSpan = at;
-    decl->output = false;
+    StmtPtr decl = declStmt(ints ? ElemKind::Int : ElemKind::Real, result, at, at, at);
     auto branch = std::make_unique<Stmt>();
     branch->kind = StmtKind::If;
     branch->span = at;
@@ -374,13 +393,7 @@ class Inliner {
       block->kind = StmtKind::Block;
       block->span = e->args[b]->span;
       expr(e->args[b], block->body);
-      auto assign = std::make_unique<Stmt>();
-      assign->kind = StmtKind::Assign;
-      assign->span = e->args[b]->span;
-      assign->op = "=";
-      assign->exprs.push_back(nameExpr(result, e->args[b]->span));
-      assign->exprs.push_back(std::move(e->args[b]));
-      block->body.push_back(std::move(assign));
+      block->body.push_back(assignStmt(result, std::move(e->args[b]), block->span));
       branch->body.push_back(std::move(block));
     }
     before.push_back(std::move(decl));
@@ -389,30 +402,15 @@ class Inliner {
     return true;
   }
 
-  bool callsUserFunction(const Expr& e) const {
-    if (e.kind == ExprKind::Call && userFunction(e.text) != nullptr) return true;
-    for (const ExprPtr& a : e.args)
-      if (callsUserFunction(*a)) return true;
-    for (const IndexSyntax& i : e.indices)
-      if ((i.lo && callsUserFunction(*i.lo)) || (i.hi && callsUserFunction(*i.hi))) return true;
-    return false;
-  }
-
   // A call in a branch that conditional() cannot make lazy: it would be inlined before the
   // statement, evaluated whatever c is.
   void refuseCallsInBranch(const Expr& e) {
-    if (e.kind == ExprKind::Call && userFunction(e.text) != nullptr) {
-      diags_.error(e.nameSpan, "the user-defined function '" + e.text +
-                                   "' is called inside a branch of '?:', which pvic supports only where the branch "
-                                   "is the call itself (it would be evaluated whichever branch is taken); use "
-                                   "if/else and a variable");
-      return;
-    }
-    for (const ExprPtr& a : e.args) refuseCallsInBranch(*a);
-    for (const IndexSyntax& i : e.indices) {
-      if (i.lo) refuseCallsInBranch(*i.lo);
-      if (i.hi) refuseCallsInBranch(*i.hi);
-    }
+    forEachUserCall(e, [&](const Expr& call) {
+      diags_.error(call.nameSpan, "the user-defined function '" + call.text +
+                                      "' is called inside a branch of '?:', which pvic supports only where the "
+                                      "branch is the call itself (it would be evaluated whichever branch is taken); "
+                                      "use if/else and a variable");
+    });
   }
 
   // The statements of one call, added to `before`; the name holding its value (for a void
@@ -519,16 +517,7 @@ class Inliner {
     StmtPtr tail = std::move(body.back());
     body.pop_back();
     if (!noReturnIn(body, f)) return false;
-    auto decl = std::make_unique<Stmt>();
-    decl->kind = StmtKind::Decl;
-    decl->span = callSpan;
-    decl->declType = std::make_unique<TypeSyntax>();
-    decl->declType->span = f.returnType.span;
-    decl->declType->elem = f.returnType.elem;
-    decl->name = result;
-    decl->nameSpan = f.nameSpan;
-    decl->output = false;
-    body.push_back(std::move(decl));
+    body.push_back(declStmt(f.returnType.elem, result, callSpan, f.returnType.span, f.nameSpan));
     if (!assignReturns(*tail, result, f)) return false;
     body.push_back(std::move(tail));
     return true;
@@ -544,12 +533,7 @@ class Inliner {
   // The returns of a tail statement (see endsInReturn) as assignments to `result`.
   bool assignReturns(Stmt& s, const std::string& result, const FunctionDef& f) {
     if (s.kind == StmtKind::Return) {
-      s.kind = StmtKind::Assign;
-      s.op = "=";
-      ExprPtr value = std::move(s.exprs[0]);
-      s.exprs.clear();
-      s.exprs.push_back(nameExpr(result, s.span));
-      s.exprs.push_back(std::move(value));
+      s = std::move(*assignStmt(result, std::move(s.exprs[0]), s.span));
       return true;
     }
     if (s.kind == StmtKind::Block) {

@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
-#include <optional>
 
 #include "compiler/lower/FunctionLowerer.hpp"
 #include "stdlib/Ops.hpp"
@@ -245,29 +244,12 @@ ValueId FunctionLowerer::rng(const Expr& e) {
   return add(i);
 }
 
-// Stan's constants (pi(), e(), ...), by name; none for other names.
-static std::optional<double> mathConstant(const std::string& fn) {
-  static const std::map<std::string, double> constants{
-      {"pi", 3.14159265358979323846},
-      {"e", 2.71828182845904523536},
-      {"sqrt2", 1.41421356237309504880},
-      {"log2", 0.69314718055994530942},
-      {"log10", 2.30258509299404568402},
-      {"not_a_number", std::numeric_limits<double>::quiet_NaN()},
-      {"positive_infinity", std::numeric_limits<double>::infinity()},
-      {"negative_infinity", -std::numeric_limits<double>::infinity()},
-      {"machine_precision", std::numeric_limits<double>::epsilon()}};
-  auto it = constants.find(fn);
-  if (it == constants.end()) return std::nullopt;
-  return it->second;
-}
-
 ValueId FunctionLowerer::call(const Expr& e) {
   const std::string& fn = e.text;
   if (e.args.empty())
-    if (std::optional<double> c = mathConstant(fn)) {
+    if (const stdlib::MathConstant* c = stdlib::findMathConstant(fn)) {
       Inst k{Op::ConstReal, realScalar()};
-      k.fimm = *c;
+      k.fimm = c->value;
       return add(k);
     }
   if (stdlib::findRngOp(fn) != nullptr) return rng(e);

@@ -240,46 +240,40 @@ Size addSizes(const Size& a, const Size& b) {
 }
 
 // append_row stacks vectors (and reals) into a vector, or matrices and row_vectors into a matrix;
-// append_col puts matrices and vectors side by side, or row_vectors (and reals) into a row_vector.
+// append_col puts row_vectors (and reals) into a row_vector, or matrices and vectors side by side.
+// The two are one rule with rows and columns exchanged.
 void addConcatenations(std::vector<FunctionEntry>& fns) {
   // The rows a real, vector, row_vector or matrix contributes, and its columns.
-  auto rowsOf = [](const Type& t) {
+  Size (*rowsOf)(const Type&) = [](const Type& t) {
     return t.shape == Shape::Scalar || t.shape == Shape::RowVector ? Size::constant(1) : t.rows;
   };
-  auto colsOf = [](const Type& t) {
+  Size (*colsOf)(const Type&) = [](const Type& t) {
     return t.shape == Shape::Scalar || t.shape == Shape::Vector ? Size::constant(1) : t.cols;
   };
-  FunctionEntry row{"append_row", {}}, col{"append_col", {}};
-  for (P a : {P::Real, P::Vector})
-    for (P b : {P::Real, P::Vector})
-      if (a == P::Vector || b == P::Vector)
-        row.signatures.push_back({{a, b}, [rowsOf](const CallArgs& c) {
-                                    return Type::vector(addSizes(rowsOf(c.types[0]), rowsOf(c.types[1])));
+  for (const bool byRows : {true, false}) {
+    const std::string name = byRows ? "append_row" : "append_col";
+    const auto along = byRows ? rowsOf : colsOf, across = byRows ? colsOf : rowsOf;
+    const P line = byRows ? P::Vector : P::RowVector, cross = byRows ? P::RowVector : P::Vector;
+    FunctionEntry f{name, {}};
+    for (P a : {P::Real, line})
+      for (P b : {P::Real, line})
+        if (a == line || b == line)
+          f.signatures.push_back({{a, b}, [along, byRows](const CallArgs& c) {
+                                    const Size n = addSizes(along(c.types[0]), along(c.types[1]));
+                                    return byRows ? Type::vector(n) : Type::rowVector(n);
                                   }});
-  for (P a : {P::RowVector, P::Matrix})
-    for (P b : {P::RowVector, P::Matrix})
-      row.signatures.push_back({{a, b}, [rowsOf, colsOf](const CallArgs& c) {
-                                  c.sizes.requireEqual(colsOf(c.types[0]), colsOf(c.types[1]),
-                                                       "the columns of the arguments of 'append_row' differ");
-                                  return Type::matrix(addSizes(rowsOf(c.types[0]), rowsOf(c.types[1])),
-                                                      colsOf(c.types[0]));
+    for (P a : {cross, P::Matrix})
+      for (P b : {cross, P::Matrix})
+        f.signatures.push_back({{a, b}, [along, across, byRows, name](const CallArgs& c) {
+                                  c.sizes.requireEqual(across(c.types[0]), across(c.types[1]),
+                                                       std::string("the ") + (byRows ? "columns" : "rows") +
+                                                           " of the arguments of '" + name + "' differ");
+                                  const Size n = addSizes(along(c.types[0]), along(c.types[1]));
+                                  const Size other = across(c.types[0]);
+                                  return byRows ? Type::matrix(n, other) : Type::matrix(other, n);
                                 }});
-  for (P a : {P::Real, P::RowVector})
-    for (P b : {P::Real, P::RowVector})
-      if (a == P::RowVector || b == P::RowVector)
-        col.signatures.push_back({{a, b}, [colsOf](const CallArgs& c) {
-                                    return Type::rowVector(addSizes(colsOf(c.types[0]), colsOf(c.types[1])));
-                                  }});
-  for (P a : {P::Vector, P::Matrix})
-    for (P b : {P::Vector, P::Matrix})
-      col.signatures.push_back({{a, b}, [rowsOf, colsOf](const CallArgs& c) {
-                                  c.sizes.requireEqual(rowsOf(c.types[0]), rowsOf(c.types[1]),
-                                                       "the rows of the arguments of 'append_col' differ");
-                                  return Type::matrix(rowsOf(c.types[0]),
-                                                      addSizes(colsOf(c.types[0]), colsOf(c.types[1])));
-                                }});
-  fns.push_back(std::move(row));
-  fns.push_back(std::move(col));
+    fns.push_back(std::move(f));
+  }
 }
 
 std::vector<FunctionEntry> buildFunctions() {
@@ -289,12 +283,12 @@ std::vector<FunctionEntry> buildFunctions() {
                         "log1m_inv_logit", "logit", "sqrt", "square", "tanh", "relu", "inv", "log10"}) {
     fns.push_back({f, {{{P::Any}, returnsArgAsReal(0)}}});
   }
-  // Stan's constants, called with no arguments: pi(), e(), log10(), ... (FunctionLowerer::call).
-  for (const char* c : {"pi", "e", "sqrt2", "log2", "not_a_number", "positive_infinity", "negative_infinity",
-                        "machine_precision"})
-    fns.push_back({c, {{{}, returns(Type::realScalar())}}});
-  for (FunctionEntry& f : fns)
-    if (f.name == "log10") f.signatures.push_back({{}, returns(Type::realScalar())});
+  // Stan's constants, called with no arguments (log10() besides log10(x)).
+  for (const MathConstant& c : mathConstants()) {
+    auto same = std::find_if(fns.begin(), fns.end(), [&](const FunctionEntry& f) { return f.name == c.name; });
+    if (same == fns.end()) same = fns.insert(fns.end(), FunctionEntry{c.name, {}});
+    same->signatures.push_back({{}, returns(Type::realScalar())});
+  }
   fns.push_back({"abs", {{{P::Int}, returns(Type::intScalar())}, {{P::Any}, returnsArgAsReal(0)}}});
   fns.push_back({"pow", {{{P::Real, P::Real}, returns(Type::realScalar())}}});
   fns.push_back({"fmax", {{{P::Real, P::Real}, returns(Type::realScalar())}}});

@@ -35,15 +35,14 @@ std::vector<std::optional<output::AnalyticMoments>> analyticMoments(const Compil
                                                                     std::size_t columns) {
   std::vector<std::optional<output::AnalyticMoments>> out(columns);
   const auto& vars = m.parameterLayout().variables();
-  // The globals come first in the layout, in ModelInfo::globals order (hyperparameters follow).
-  for (std::size_t g = 0; g < vars.size() && g < m.info().globals.size(); ++g) {
+  const GaussianPosterior& q = f.posterior.gaussian();
+  const Eigen::VectorXd mean = q.momentMean(), variances = q.momentVariances();
+  // The globals come first in the layout, in ModelInfo::globals order (hyperparameters follow);
+  // z holds their coordinates in that order, fewer than their elements for a simplex.
+  std::size_t z = 0;
+  for (std::size_t g = 0; g < vars.size() && g < m.info().globals.size(); z += m.unconstrainedCount(g), ++g) {
     const VariableExtent& v = vars[g];
     if (bounded(m.info().globals[g])) continue;  // a transformed global: q's moments are not its moments
-    const GaussianPosterior& q = f.posterior.gaussian();
-    const Eigen::VectorXd mean = q.momentMean(), variances = q.momentVariances();
-    // Its coordinates in z: after the globals before it, which a simplex makes fewer than their
-    // elements.
-    const std::size_t z = m.unconstrainedOffset(g);
     for (std::size_t i = 0; i < v.size; ++i) {
       const auto k = static_cast<Eigen::Index>(z + i);
       if (k < mean.size() && v.offset + i < columns)

@@ -339,12 +339,6 @@ size_t CompiledModel::unconstrainedCount(size_t v) const {
   return k == 0 ? 0 : e.size - e.size / k;
 }
 
-size_t CompiledModel::unconstrainedOffset(size_t v) const {
-  size_t offset = 0;
-  for (size_t u = 0; u < v; ++u) offset += unconstrainedCount(u);
-  return offset;
-}
-
 // The names of z's coordinates: the globals' element names, except that each vector of a simplex
 // has one coordinate fewer than elements (named by its first K - 1 elements).
 std::vector<std::string> CompiledModel::globalNames() const {

@@ -65,9 +65,8 @@ class CompiledModel : public FactorModel {
   // Names of the unconstrained coordinates of z: the globals' element names ("beta.3"), a
   // simplex's first K - 1 elements for its K - 1 coordinates.
   std::vector<std::string> globalNames() const override;
-  // Where global variable v (in ModelInfo::globals order) starts in z, and how many of z's
-  // coordinates it has: its element count, less one per vector of a simplex.
-  size_t unconstrainedOffset(size_t v) const;
+  // How many of z's coordinates global variable v (in ModelInfo::globals order) has: its element
+  // count, less one per vector of a simplex.
   size_t unconstrainedCount(size_t v) const;
 
   // Concrete layouts (need the ModelInfo constructor; empty otherwise): the constrained globals

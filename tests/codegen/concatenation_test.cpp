@@ -57,13 +57,7 @@ TEST_P(Concatenation, EqualsTheModelWrittenOut) {
   shared.addReals(randomVector(6, rng, 1.0)).addReals(randomVector(4, rng, 1.0));
   CompiledModel ma(a.jit->code(), a.lowered->info, shared, {});
   CompiledModel mb(b.jit->code(), b.lowered->info, shared, {});
-  for (int trial = 0; trial < 3; ++trial) {
-    std::vector<double> z = randomVector(ma.globalDim(), rng, 0.8), ga(z.size()), gb(z.size());
-    const double va = ma.priorLogDensity(z.data(), nullptr, ga.data(), nullptr);
-    const double vb = mb.priorLogDensity(z.data(), nullptr, gb.data(), nullptr);
-    EXPECT_NEAR(va, vb, 1e-12 * (1 + std::fabs(vb)));
-    for (size_t i = 0; i < z.size(); ++i) EXPECT_NEAR(ga[i], gb[i], 1e-12 * (1 + std::fabs(gb[i]))) << i;
-  }
+  expectSamePriorFactor(ma, mb, rng, 3, 0.8);
   checkGradients(ma, rng);
 }
 

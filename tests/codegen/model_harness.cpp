@@ -140,6 +140,18 @@ void expectGradientNear(const std::vector<double>& g, const std::vector<double>&
   }
 }
 
+void expectSamePriorFactor(const CompiledModel& a, const CompiledModel& b, std::mt19937_64& rng, int trials, double sd) {
+  ASSERT_EQ(a.globalDim(), b.globalDim());
+  for (int trial = 0; trial < trials; ++trial) {
+    std::vector<double> z = randomVector(a.globalDim(), rng, sd), ga(z.size()), gb(z.size());
+    const double va = a.priorLogDensity(z.data(), nullptr, ga.data(), nullptr);
+    const double vb = b.priorLogDensity(z.data(), nullptr, gb.data(), nullptr);
+    ASSERT_TRUE(std::isfinite(vb));
+    EXPECT_NEAR(va, vb, 1e-12 * (1 + std::fabs(vb)));
+    for (size_t i = 0; i < z.size(); ++i) EXPECT_NEAR(ga[i], gb[i], 1e-12 * (1 + std::fabs(gb[i]))) << i;
+  }
+}
+
 void checkGradients(const CompiledModel& m, std::mt19937_64& rng) {
   std::vector<double> z = randomVector(m.globalDim(), rng);
   std::vector<double> theta = randomVector(m.hyperDim(), rng);

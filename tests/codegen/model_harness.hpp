@@ -41,6 +41,9 @@ double normalLpdf(double y, double mu, double sigma);
 // Gradients against finite differences: g within 1e-6 relative of fd (plus the rounding error
 // of f itself).
 void expectGradientNear(const std::vector<double>& g, const std::vector<double>& fd, double f, const std::string& what);
+// a and b have the same prior factor (value and gradient) at `trials` random points of
+// Normal(0, sd) coordinates: within 1e-12 relative to 1 + |reference|, b being the reference.
+void expectSamePriorFactor(const CompiledModel& a, const CompiledModel& b, std::mt19937_64& rng, int trials, double sd);
 // Checks the gradients of every factor of a compiled model at a random point.
 void checkGradients(const CompiledModel& m, std::mt19937_64& rng);
 
