@@ -65,6 +65,7 @@ VariableInfo describeVariable(const Symbol& s) {
   for (const ExprPtr& d : ts.elemDims) v.shapeDims.push_back(printExpr(*d));
   v.type = printType(ts);
   v.transform = describeTransform(ts);
+  v.properPrior = s.hasPrior || v.transform.kind == TransformKind::Simplex || v.transform.kind == TransformKind::LowerUpper;
   return v;
 }
 

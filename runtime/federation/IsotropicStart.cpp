@@ -1,5 +1,6 @@
 #include "runtime/federation/IsotropicStart.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -25,9 +26,10 @@ IsotropicStartReport startAtIsotropic(Federation<Family>& federation, double sd)
   }
   report.applied = true;
   std::ostringstream s;
-  s << "started at N(0, " << sd
-    << "^2 I) on the unconstrained scale (the partitions have local latents: no Laplace "
-       "start), every q(w | z) at N(0, I)";
+  s << "started at N(0, " << sd << "^2 I) on the unconstrained scale";
+  const auto& all = federation.participants();
+  if (std::any_of(all.begin(), all.end(), [](const Participant<Family>* p) { return !p->offersPointTerm(); }))
+    s << " (the partitions have local latents: no Laplace start), every q(w | z) at N(0, I)";
   report.summary = s.str();
   return report;
 }

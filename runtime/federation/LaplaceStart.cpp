@@ -100,20 +100,17 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
       report.summary = "started from the prior: the joint density is not finite at its mean";
       return report;
     case optim::LaplaceOutcome::RunsOff:
-      report.summary = "the posterior looks improper: the joint density keeps rising as " +
-                       nameOf(options, mode.coordinate) + " runs off to infinity (" +
-                       std::to_string(mode.search.iterations) + " L-BFGS iterations)";
-      return report;
+      report.finding = "the joint density keeps rising as " + nameOf(options, mode.coordinate) +
+                       " runs off to infinity (" + std::to_string(mode.search.iterations) + " L-BFGS iterations)";
+      break;
     case optim::LaplaceOutcome::Flat:
-      report.summary = "the posterior looks improper: the joint density is flat along " +
-                       nameOf(options, mode.coordinate) + " at its mode" + asked;
-      return report;
+      report.finding = "the joint density is flat along " + nameOf(options, mode.coordinate) + " at its mode";
+      break;
     case optim::LaplaceOutcome::StillRising:
-      report.summary =
-          "the posterior looks improper: the joint density still rises three Laplace standard deviations from "
-          "where the search stopped, along " +
-          nameOf(options, mode.coordinate) + asked;
-      return report;
+      report.finding =
+          "the joint density still rises three Laplace standard deviations from where the search stopped, along " +
+          nameOf(options, mode.coordinate);
+      break;
     case optim::LaplaceOutcome::NotCurved:
       report.summary = "started from the prior: the joint density is not curved downwards along " +
                        nameOf(options, mode.coordinate) + " where the search stopped (" + mode.search.note + ")";
@@ -122,6 +119,12 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
       report.summary = "started from the prior: the curvature at the mode could not be computed (" + mode.detail + ")";
       return report;
     case optim::LaplaceOutcome::Found: break;
+  }
+  if (report.improper) {
+    report.coordinate = mode.coordinate;
+    report.summary = "the posterior looks improper: " + report.finding +
+                     (mode.outcome == optim::LaplaceOutcome::RunsOff ? "" : asked);
+    return report;
   }
 
   // The factors: each participant's second-order expansion at the mode.

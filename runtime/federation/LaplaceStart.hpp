@@ -45,6 +45,11 @@ struct LaplaceStartReport {
   bool applied = false;
   bool improper = false;  // the joint density rises without bound
   std::string summary;    // one line: what was done, or why not
+  // When improper: what was seen ("the joint density is flat along 'gamma' at its mode") and the
+  // coordinate it names. A density without a maximum whose latents all have proper priors (a
+  // funnel, a collapsing scale) looks the same to the search; the caller tells them apart.
+  std::string finding;
+  std::size_t coordinate = 0;
   Eigen::VectorXd mode;   // the mode q started at (empty unless applied)
 };
 

@@ -143,14 +143,25 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
     lo.names = model.globalNames();
     const federation::LaplaceStartReport start = federation::startAtLaplace(federation, lo);
     result.start = start.summary;
-    if (start.improper) {  // no approximation of an improper posterior is a result
+    const std::vector<bool> proper = model.globalsWithProperPrior();
+    const bool withoutMaximum = start.improper && start.coordinate < proper.size() && proper[start.coordinate];
+    if (start.improper && !withoutMaximum) {  // no approximation of an improper posterior is a result
       result.usable = false;
       result.status = "the fit failed: " + start.summary;
       result.counters = federation.server().counters();
       return result;
     }
-    if (!start.applied && shapeOf(model).localDim > 0)
+    if (withoutMaximum) {
+      // The latent the search names has a proper prior: a density that rises without bound where a
+      // scale shrinks to zero (a centred funnel, a collapsing mixture component) is integrable, so
+      // this is no evidence of impropriety. The fit goes on from a start that is not the mode; its
+      // k-hat judges the result.
+      result.start = "no mode to start at (" + start.finding +
+                     ", which has a proper prior: a funnel or a collapsing scale, not an improper posterior); " +
+                     federation::startAtIsotropic(federation, o.initialSd).summary;
+    } else if (!start.applied && shapeOf(model).localDim > 0) {
       result.start = federation::startAtIsotropic(federation, o.initialSd).summary;
+    }
   }
   StoppingRule stopping{o.patience};
   bool plateaued = false;

@@ -356,6 +356,14 @@ std::vector<std::string> CompiledModel::globalNames() const {
   return names;
 }
 
+std::vector<bool> CompiledModel::globalsWithProperPrior() const {
+  std::vector<bool> proper;
+  for (size_t v = 0; v < parameters_.variables().size() && v < info_.globals.size(); ++v)
+    proper.insert(proper.end(), unconstrainedCount(v), info_.globals[v].properPrior);
+  if (proper.size() != dimZ_) return FactorModel::globalsWithProperPrior();
+  return proper;
+}
+
 std::vector<double> CompiledModel::output(pvi_output_fn fn, pvi_dims_fn size, const double* z, const double* w,
                                           const double* theta, const void* const* part) const {
   if (fn == nullptr || size == nullptr) throw std::logic_error("the model's code has no such output function");

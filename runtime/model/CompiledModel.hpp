@@ -65,6 +65,7 @@ class CompiledModel : public FactorModel {
   // Names of the unconstrained coordinates of z: the globals' element names ("beta.3"), a
   // simplex's first K - 1 elements for its K - 1 coordinates.
   std::vector<std::string> globalNames() const override;
+  std::vector<bool> globalsWithProperPrior() const override;
   // How many of z's coordinates global variable v (in ModelInfo::globals order) has: its element
   // count, less one per vector of a simplex.
   size_t unconstrainedCount(size_t v) const;

@@ -40,6 +40,9 @@ struct VariableInfo {
   std::vector<std::string> shapeDims;   // vector / row_vector: {n}; matrix: {rows, cols}
   std::string type;                     // as declared, e.g. "matrix[N, D]" or "array[N] int<lower=0, upper=1>"
   Transform transform;                  // its declared bounds, as data (never parse `type` for them)
+  // Latents: the program gives it a proper prior (it is the variate of a density, or it is a simplex
+  // or bounded on both sides). False for data, and in descriptions that do not say.
+  bool properPrior = false;
 
   size_t rank() const { return arrayDims.size() + shapeDims.size(); }
 };

@@ -54,6 +54,11 @@ class FactorModel {
     for (size_t i = 0; i < globalDim(); ++i) names.push_back("z." + std::to_string(i + 1));
     return names;
   }
+
+  // For each unconstrained coordinate of z: whether the program gives its variable a proper prior
+  // (ModelInfo's VariableInfo::properPrior). A fit uses it to tell a density without a maximum (a
+  // funnel) from an improper posterior. False where not known.
+  virtual std::vector<bool> globalsWithProperPrior() const { return std::vector<bool>(globalDim(), false); }
 };
 
 }  // namespace pvi

@@ -76,6 +76,7 @@ json variables(const std::vector<VariableInfo>& vars) {
                    {"array_dims", v.arrayDims},
                    {"shape_dims", v.shapeDims},
                    {"type", v.type},
+                   {"proper_prior", v.properPrior},
                    {"transform",
                     {{"kind", transformName(v.transform.kind)},
                      {"lower", boundJson(v.transform.lower)},
@@ -94,6 +95,7 @@ std::vector<VariableInfo> variablesFrom(const json& j) {
     x.arrayDims = v.at("array_dims").get<std::vector<std::string>>();
     x.shapeDims = v.at("shape_dims").get<std::vector<std::string>>();
     x.type = v.at("type").get<std::string>();
+    x.properPrior = v.value("proper_prior", false);  // absent: not known
     const json& t = v.at("transform");
     x.transform.kind = transformFromName(t.at("kind").get<std::string>());
     x.transform.lower = boundFrom(t.at("lower"));

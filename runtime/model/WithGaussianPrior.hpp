@@ -30,6 +30,7 @@ class WithGaussianPrior final : public FactorModel {
   }
   std::optional<GaussianPrior> gaussianPrior() const override { return prior_; }
   std::vector<std::string> globalNames() const override { return model_.globalNames(); }
+  std::vector<bool> globalsWithProperPrior() const override { return std::vector<bool>(globalDim(), true); }
 
  private:
   const FactorModel& model_;

@@ -32,6 +32,7 @@ class WithHyperparameters final : public FactorModel {
     return model_.partitionLogDensity(partition, z, w, theta_.data(), gradZ, gradW, nullptr);
   }
   std::vector<std::string> globalNames() const override { return model_.globalNames(); }
+  std::vector<bool> globalsWithProperPrior() const override { return model_.globalsWithProperPrior(); }
 
  private:
   const FactorModel& model_;

@@ -145,5 +145,46 @@ TEST(ScaleFree, ImproperPosteriorsFailTheFitAndNameTheLatent) {
   }
 }
 
+// Centred eight schools: every latent has a proper prior, but the joint density rises without
+// bound as tau shrinks to 0 with every theta at mu (a funnel), so the mode search finds no mode.
+// The posterior is proper (Stan's NUTS fits it), so the fit must not fail as "improper": it starts
+// away from the mode and fits. A Gaussian q cannot follow a funnel, so the result must then be
+// judged: where tau's mean is more than 0.1 reference sd off, or its sd more than 15% off,
+// the output must say not to trust it. Reference: posteriordb's NUTS for the same posterior
+// (the non-centred program: the same distribution over mu, tau and theta).
+TEST(ScaleFree, AFunnelWithProperPriorsIsFittedAndJudgedNotCalledImproper) {
+  const TempDir dir;
+  write(dir.path / "centred.stan",
+        "data {\n  int<lower=0> J;\n  array[J] real y;\n  array[J] real<lower=0> sigma;\n}\n"
+        "parameters {\n  array[J] real theta;\n  real mu;\n  real<lower=0> tau;\n}\n"
+        "model {\n  tau ~ cauchy(0, 5);\n  theta ~ normal(mu, tau);\n  y ~ normal(theta, sigma);\n"
+        "  mu ~ normal(0, 5);\n}\n");
+  const std::string reference = std::string(PVI_SOURCE_DIR) + "/tests/posteriordb/eight_schools-eight_schools_noncentered";
+  const std::string stem = (dir.path / "centred").string();
+  const ProcessResult r = run(pvic() + " run " + stem + ".stan --data " + reference +
+                              "/data.json --seed 1 --progress never -o " + stem + "-fit.csv");
+  const std::string out = r.out + r.err;
+  EXPECT_EQ(r.exitCode, 0) << out;
+  EXPECT_EQ(out.find("the posterior looks improper"), std::string::npos) << out;
+  EXPECT_NE(out.find("start: no mode to start at ("), std::string::npos) << out;
+  EXPECT_NE(out.find("a funnel or a collapsing scale, not an improper posterior); started at N(0, 1^2 I)"),
+            std::string::npos)
+      << out;
+  const auto summaryPath = dir.path / "centred-fit-summary.json";
+  ASSERT_TRUE(std::filesystem::exists(summaryPath)) << out;
+  const nlohmann::json summary = nlohmann::json::parse(slurp(summaryPath));
+  const nlohmann::json truth = nlohmann::json::parse(slurp(reference + "/reference.json"))["parameters"]["tau"];
+  double mean = NAN, sd = NAN;
+  for (const auto& p : summary["parameters"])
+    if (p["name"] == "tau") mean = p["mean"], sd = p["sd"];
+  ASSERT_TRUE(std::isfinite(mean) && std::isfinite(sd)) << out;
+  const double meanError = std::abs(mean - truth["mean"].get<double>()) / truth["sd"].get<double>();
+  const double sdRatio = sd / truth["sd"].get<double>();
+  if (meanError > 0.1 || std::abs(sdRatio - 1.0) > 0.15)
+    EXPECT_NE(out.find("do not trust this approximation"), std::string::npos)
+        << "tau is " << meanError << " reference sds off with sd ratio " << sdRatio << " and no warning:\n"
+        << out;
+}
+
 }  // namespace
 }  // namespace pvi::test

@@ -253,6 +253,35 @@ TEST(ModelInfo, SourceHashChangesWithTheSourceOnly) {
 
 // Each variable's transform is data: its kind and its bounds as written, with their values
 // when they are numbers, for parameters and data (whose bounds are checks) alike.
+// A fit tells a funnel from an improper posterior by whether the latent the mode search names has
+// a proper prior (runtime/fit/Fit.cpp): the description says so for each global, and the model
+// for each coordinate of z.
+TEST(ModelInfo, SaysWhichLatentsHaveAProperPrior) {
+  Compiled c = compileModel(R"(
+data { int<lower=1> N; vector[N] y; }
+global { real mu; real<lower=0> sigma; real<lower=0, upper=1> p; simplex[3] s; vector[2] b; real c; }
+model { mu ~ normal(0, 1); b[1] ~ normal(0, 1); y ~ normal(mu + c + b[2], sigma); }
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  const ModelInfo& info = c.lowered->info;
+  std::vector<bool> described;
+  for (const VariableInfo& g : info.globals) described.push_back(g.properPrior);
+  // mu: a density's variate; sigma and c: only in the likelihood; p: bounded on both sides; s: a
+  // simplex (uniform); b: an element is a variate (the checker's rule for its missing-prior warning).
+  EXPECT_EQ(described, (std::vector<bool>{true, false, true, true, true, false}));
+  EXPECT_EQ(toJson(modelInfoFromJson(toJson(info))), toJson(info));
+  std::string old = toJson(info);  // a description that does not say: not known, so false
+  for (std::size_t at; (at = old.find("\"proper_prior\":true")) != std::string::npos;)
+    old.replace(at, 19, "\"x\":1");
+  for (const VariableInfo& g : modelInfoFromJson(old).globals) EXPECT_FALSE(g.properPrior) << g.name;
+
+  DataBlock shared;
+  shared.addInt(2).addReals({0.5, -0.5});
+  CompiledModel m(c.jit->code(), info, shared, {});
+  ASSERT_EQ(m.globalDim(), 8u);  // the simplex has 2 coordinates
+  EXPECT_EQ(m.globalsWithProperPrior(), (std::vector<bool>{true, false, true, true, true, true, true, false}));
+}
+
 TEST(ModelInfo, TransformsDescribeTheDeclaredBounds) {
   Compiled c = compileModel(R"(
 data { int<lower=1> K; real a; real b; array[K] int<lower=0, upper=1> y; }
