@@ -22,6 +22,7 @@ std::vector<KernelOp> build() {
   for (const char* d : {"binomial", "binomial_logit"})
     add(std::string(d) + "_lpmf", CallConv::Density, std::string(d) + "_lpmf", {true, true, false});
   add("neg_binomial_2_lpmf", CallConv::Density, "neg_binomial_2_lpmf", {true, false, false});
+  add("categorical_lpmf", CallConv::Categorical, "categorical_lpmf", {true, false});
   add("categorical_logit_lpmf", CallConv::Categorical, "categorical_logit_lpmf", {true, false});
   add("dirichlet_lpdf", CallConv::Dirichlet, "dirichlet_lpdf");
   add("multi_normal_lpdf", CallConv::MultiNormal, "multi_normal_lpdf");

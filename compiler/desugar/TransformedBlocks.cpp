@@ -1,6 +1,9 @@
 #include "compiler/desugar/TransformedBlocks.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <string>
 
 #include "compiler/ast/AstClone.hpp"
 
@@ -68,6 +71,91 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostic
   return out;
 }
 
+// The names assigned anywhere in `stmts` (the variable at the root of each left-hand side).
+void collectAssigned(const std::vector<StmtPtr>& stmts, std::set<std::string>& out) {
+  for (const StmtPtr& s : stmts) {
+    if (s->kind == StmtKind::Assign && !s->exprs.empty()) {
+      const Expr* lhs = s->exprs[0].get();
+      while (lhs->kind == ExprKind::Index && !lhs->args.empty()) lhs = lhs->args[0].get();
+      if (lhs->kind == ExprKind::Name) out.insert(lhs->text);
+    }
+    collectAssigned(s->body, out);
+  }
+}
+
+// Whether `e` is arithmetic over literals and the given names only.
+bool arithmeticOver(const Expr& e, const std::set<std::string>& names) {
+  switch (e.kind) {
+    case ExprKind::IntLit:
+    case ExprKind::RealLit: return true;
+    case ExprKind::Name: return names.count(e.text) != 0;
+    case ExprKind::Unary:
+    case ExprKind::Binary: {
+      static const std::set<std::string> ops{"+", "-", "*", "/", "%", "^"};
+      if (!ops.count(e.text)) return false;
+      for (const ExprPtr& a : e.args)
+        if (!arithmeticOver(*a, names)) return false;
+      return true;
+    }
+    default: return false;
+  }
+}
+
+// Replaces every name of `values` in `e` by a copy of its value.
+void substitute(ExprPtr& e, const std::map<std::string, ExprPtr>& values) {
+  if (!e) return;
+  if (e->kind == ExprKind::Name) {
+    if (auto it = values.find(e->text); it != values.end()) e = cloneExpr(*it->second);
+    return;
+  }
+  for (ExprPtr& a : e->args) substitute(a, values);
+  for (IndexSyntax& i : e->indices) {
+    substitute(i.lo, values);
+    substitute(i.hi, values);
+  }
+}
+
+// Stan lets transformed data size and bound parameters (`int Kc = K - 1;` then `vector[Kc] b;`).
+// Transformed data are computed in the model and generated blocks only (above), where a parameter
+// block cannot read them; but a scalar whose declaration initialises it by arithmetic over data
+// and such scalars, and that is never assigned again, equals that value everywhere. Its uses in
+// the sizes and bounds of the parameter blocks become copies of the value (with the earlier
+// scalars it reads substituted too). Other transformed data there remain errors (the checker's).
+void substituteConstantScalars(Program& program, const Block& data) {
+  std::set<std::string> known, assigned;
+  for (const Block& b : program.blocks) {
+    if (b.kind == BlockKind::Data)
+      for (const StmtPtr& s : b.stmts)
+        if (s->kind == StmtKind::Decl) known.insert(s->name);
+    collectAssigned(b.stmts, assigned);
+  }
+  std::map<std::string, ExprPtr> values;
+  for (const StmtPtr& s : data.stmts) {
+    const TypeSyntax* t = s->declType.get();
+    if (s->kind != StmtKind::Decl || s->exprs.size() != 1 || t == nullptr || !t->arrayDims.empty() ||
+        (t->elem != ElemKind::Int && t->elem != ElemKind::Real) || assigned.count(s->name) ||
+        !arithmeticOver(*s->exprs[0], known))
+      continue;
+    ExprPtr value = cloneExpr(*s->exprs[0]);
+    substitute(value, values);
+    // An int declared from a real expression is the checker's error in the copies; keep it there.
+    values[s->name] = std::move(value);
+    known.insert(s->name);
+  }
+  if (values.empty()) return;
+  for (Block& b : program.blocks) {
+    if (b.kind != BlockKind::Hyper && b.kind != BlockKind::Global && b.kind != BlockKind::Local) continue;
+    for (StmtPtr& s : b.stmts) {
+      if (s->kind != StmtKind::Decl || !s->declType) continue;
+      TypeSyntax& t = *s->declType;
+      for (ExprPtr& d : t.arrayDims) substitute(d, values);
+      for (ExprPtr& d : t.elemDims) substitute(d, values);
+      substitute(t.lower, values);
+      substitute(t.upper, values);
+    }
+  }
+}
+
 // `copied` followed by the block's own statements.
 void prepend(Block& b, std::vector<StmtPtr> copied) {
   for (StmtPtr& s : b.stmts) copied.push_back(std::move(s));
@@ -80,6 +168,7 @@ void inlineTransformedBlocks(Program& program, Diagnostics& diags) {
   Block* data = firstBlock(program, BlockKind::TransformedData);
   Block* parameters = firstBlock(program, BlockKind::TransformedParameters);
   if (data == nullptr && parameters == nullptr) return;
+  if (data != nullptr) substituteConstantScalars(program, *data);
 
   const bool declaresParameters =
       parameters != nullptr && std::any_of(parameters->stmts.begin(), parameters->stmts.end(),

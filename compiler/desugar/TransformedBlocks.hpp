@@ -9,8 +9,9 @@
 // in their place (block order, duplicates).
 //
 // Transformed data are recomputed at every evaluation of the log density, not once when the data
-// are bound; bounds on their declarations and on those of transformed parameters are not checked
-// yet, which a warning says. The copies keep the original spans, so a diagnostic points at the
+// are bound. A transformed data scalar initialised by arithmetic over data, and never assigned
+// again, may size and bound parameters: its value is substituted there. Other transformed data
+// cannot. Bounds on the declarations of both blocks are not checked yet, which a warning says. The copies keep the original spans, so a diagnostic points at the
 // transformed block (the checker's diagnostics are deduplicated: the two copies report one).
 #include "compiler/ast/Ast.hpp"
 #include "compiler/diagnostics/Diagnostics.hpp"

@@ -367,7 +367,8 @@ void Checker::reportUnknownName(const std::string& name, Span at) {
           it->second.begin >= b.span.begin && it->second.end <= b.span.end) {
         Diagnostic& d = diags_.error(at, "'" + name + "' is declared in the '" + blockKeyword(b.kind) +
                                              "' block, which pvic computes in the model and generated blocks only: "
-                                             "it cannot size or bound a variable of another block yet");
+                                             "it cannot size or bound a variable of another block yet (an int or real "
+                                             "initialised by arithmetic over data and never assigned again can)");
         Diagnostics::note(d, it->second, "'" + name + "' is declared here");
         return;
       }

@@ -201,7 +201,7 @@ void addRngFunctions(std::vector<FunctionEntry>& fns) {
     const std::string name = d.name + "_rng";
     if (findRngOp(name) == nullptr) continue;  // the GLMs have none
     Type scalar = d.discrete ? Type::intScalar() : Type::realScalar();
-    if (d.name == "categorical_logit") {
+    if (d.name == "categorical" || d.name == "categorical_logit") {
       fns.push_back({name, {{{P::Vector}, returns(Type::intScalar())}}});
     } else if (d.name == "dirichlet") {
       fns.push_back({name, {{{P::Vector}, returnsArgAsReal(0)}}});
@@ -229,8 +229,6 @@ void addRngFunctions(std::vector<FunctionEntry>& fns) {
                              }}}});
     }
   }
-  // categorical itself has no density here yet; its _rng takes the probabilities.
-  fns.push_back({"categorical_rng", {{{P::Vector}, returns(Type::intScalar())}}});
 }
 
 // a + b as a size.
@@ -388,7 +386,9 @@ std::vector<DistributionEntry> buildDistributions() {
   disc("poisson", {P::Reals}, {"lambda"});
   disc("poisson_log", {P::Reals}, {"alpha"});
   disc("neg_binomial_2", {P::Reals, P::Reals}, {"mu", "phi"});
-  // y may be one outcome or an array of outcomes, all with the same logits.
+  // y may be one outcome or an array of outcomes, all with the same probabilities (a simplex) or
+  // logits.
+  ds.push_back({"categorical", true, P::Ints, {P::Vector}, {"theta"}, [](const std::vector<Type>&, SizeChecker&) {}});
   ds.push_back({"categorical_logit", true, P::Ints, {P::Vector}, {"beta"},
                 [](const std::vector<Type>&, SizeChecker&) {}});
 

@@ -80,6 +80,8 @@ double pvi_neg_binomial_2_lpmf(int64_t n, PVI_I(y), PVI_R(mu), PVI_R(phi));
 double pvi_neg_binomial_2_lpmf_grad(double adj, int64_t n, PVI_I(y), PVI_R(mu), PVI_R(phi), double *g_mu,
                                     double *g_phi);
 /* y: n outcomes in 1..k (stride 0 or 1), all with the same logits beta[0..k-1]. */
+double pvi_categorical_lpmf(int64_t n, PVI_I(y), int64_t k, const double *theta);
+double pvi_categorical_lpmf_grad(double adj, int64_t n, PVI_I(y), int64_t k, const double *theta, double *g_theta);
 double pvi_categorical_logit_lpmf(int64_t n, PVI_I(y), int64_t k, const double *beta);
 double pvi_categorical_logit_lpmf_grad(double adj, int64_t n, PVI_I(y), int64_t k, const double *beta,
                                        double *g_beta);

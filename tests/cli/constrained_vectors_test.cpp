@@ -1,6 +1,6 @@
 // simplex, ordered and positive_ordered parameters against exact posteriors, with NUTS: the order
 // statistics of two standard normals (ordered) and of two unit exponentials (positive_ordered), a
-// Dirichlet-multinomial posterior (simplex), and an array of simplexes under a flat Dirichlet.
+// Dirichlet-categorical posterior (simplex), and an array of simplexes under a flat Dirichlet.
 // Means are held to 5 MCSE; sds to 5 standard errors of an sd estimate from ESS draws.
 #include <gtest/gtest.h>
 
@@ -26,7 +26,7 @@ model {
   mu ~ normal(0, 1);
   x ~ exponential(1);
   theta ~ dirichlet([2, 3, 5]');
-  target += dot_product([3, 1, 0]', log(theta));  // multinomial counts (3, 1, 0)
+  {1, 1, 1, 2} ~ categorical(theta);  // counts (3, 1, 0)
   for (j in 1:2) p[j] ~ dirichlet([1, 1]');
 }
 )";

@@ -70,12 +70,14 @@ model { eta ~ normal(0, 1); softmax(eta) ~ dirichlet(alpha); }
   EXPECT_LE(gradientError(m, z), 1.0);
 }
 
-TEST(Multivariate, CategoricalLogit) {
+// Five outcomes (y = {1, 3, 3, 2} and first = 2) of a categorical over K = 3 with logits beta
+// under a standard normal prior: the value against the formula, the gradient against finite
+// differences. `statements` uses beta and the data y and first.
+void expectCategoricalOfLogits(const std::string& statements) {
   Compiled c = compileModel(R"(
 data { int N; int K; array[N] int<lower=1, upper=K> y; int<lower=1, upper=K> first; }
 global { vector[K] beta; }
-model { beta ~ normal(0, 1); y ~ categorical_logit(beta); first ~ categorical_logit(beta); }
-)");
+model { beta ~ normal(0, 1); )" + statements + " }\n");
   ASSERT_TRUE(c.jit) << c.errors;
   DataBlock shared;
   shared.addInt(4).addInt(3).addInts({1, 3, 3, 2}).addInt(2);
@@ -87,6 +89,16 @@ model { beta ~ normal(0, 1); y ~ categorical_logit(beta); first ~ categorical_lo
   for (double v : z) expected += -0.5 * v * v - 0.5 * std::log(2 * M_PI);
   EXPECT_NEAR(m.priorLogDensity(z.data(), nullptr, nullptr, nullptr), expected, 1e-12 * std::fabs(expected));
   EXPECT_LE(gradientError(m, z), 1.0);
+}
+
+TEST(Multivariate, CategoricalLogit) {
+  expectCategoricalOfLogits("y ~ categorical_logit(beta); first ~ categorical_logit(beta);");
+}
+
+// categorical(theta) with theta = softmax(beta) is categorical_logit(beta): the same value, and
+// the gradient through softmax against finite differences.
+TEST(Multivariate, CategoricalOfProbabilities) {
+  expectCategoricalOfLogits("y ~ categorical(softmax(beta)); target += categorical_lpmf(first | softmax(beta));");
 }
 
 }  // namespace

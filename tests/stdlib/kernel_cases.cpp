@@ -80,6 +80,27 @@ Entry density(std::string name, std::string symbol, VF vf, GF gf, std::vector<Ar
   return e;
 }
 #define KPAIR(f) #f, &f, &f##_grad
+
+// A categorical density: int outcomes y and k parameters `arg` shared by all n outcomes.
+using CategoricalValue = double (*)(int64_t, const int64_t*, int64_t, int64_t, const double*);
+using CategoricalGrad = double (*)(double, int64_t, const int64_t*, int64_t, int64_t, const double*, double*);
+Entry categoricalEntry(std::string name, const char* arg, std::string symbol, CategoricalValue value,
+                       CategoricalGrad grad) {
+  Entry e;
+  e.name = std::move(name);
+  e.kind = Kind::Density;
+  e.symbols = {symbol, symbol + "_grad"};
+  ArgSpec shared = real(arg);
+  shared.vectorisable = false;
+  e.args = {integer("y"), shared};
+  e.vvalue = [value](int64_t n, const Point& p, const Strides& s) {
+    return value(n, p[0].i.data(), s[0], static_cast<int64_t>(p[1].r.size()), p[1].r.data());
+  };
+  e.vgrad = [grad](double adj, int64_t n, const Point& p, const Strides& s, const Grads& g) {
+    return grad(adj, n, p[0].i.data(), s[0], static_cast<int64_t>(p[1].r.size()), p[1].r.data(), g[1]);
+  };
+  return e;
+}
 using Rl = RealArg;
 using In = IntArg;
 
@@ -333,20 +354,25 @@ void addDiscreteDensities(std::vector<Entry>& t) {
     t.push_back(e);
   }
   {
-    Entry e;
-    e.name = "categorical_logit";
-    e.kind = Kind::Density;
-    e.symbols = {"pvi_categorical_logit_lpmf", "pvi_categorical_logit_lpmf_grad"};
-    ArgSpec beta = real("beta");
-    beta.vectorisable = false;  // the logits are shared by all n outcomes
-    e.args = {integer("y"), beta};
-    e.vvalue = [](int64_t n, const Point& p, const Strides& s) {
-      return pvi_categorical_logit_lpmf(n, p[0].i.data(), s[0], static_cast<int64_t>(p[1].r.size()), p[1].r.data());
+    Entry e = categoricalEntry("categorical", "theta", KPAIR(pvi_categorical_lpmf));
+    e.args[1].fd = Fd::Simplex;  // differenced along the simplex (the kernel refuses to leave it)
+    // Closed form: log theta[y - 1], in long double, with no simplex check.
+    e.reference = [](const Point& p) { return std::vector<LD>{std::log(LD(p[1].r[i0(p, 0) - 1]))}; };
+    e.random = [](Rng& g) {
+      std::vector<double> t(4);
+      double s = 0;
+      for (auto& x : t) s += (x = g.uni(0.05, 1));
+      for (auto& x : t) x /= s;
+      return Point{I(g.integer(1, 4)), Rv(t)};
     };
-    e.vgrad = [](double adj, int64_t n, const Point& p, const Strides& s, const Grads& g) {
-      return pvi_categorical_logit_lpmf_grad(adj, n, p[0].i.data(), s[0], static_cast<int64_t>(p[1].r.size()),
-                                             p[1].r.data(), g[1]);
-    };
+    e.edges = {{I(1), Rv({1e-300, 0.5, 0.5})}, {I(2), Rv({1e-300, 0.5, 0.5})}, {I(1), Rv({1.0})},
+               {I(3), Rv({0.25, 0.25, 0.5})}};
+    e.outside = {{I(0), Rv({0.2, 0.3, 0.5})}, {I(4), Rv({0.2, 0.3, 0.5})}, {I(1), Rv({0.2, 0.3, 0.6})},
+                 {I(1), Rv({-0.1, 0.6, 0.5})}};
+    t.push_back(e);
+  }
+  {
+    Entry e = categoricalEntry("categorical_logit", "beta", KPAIR(pvi_categorical_logit_lpmf));
     // Closed form: beta[y - 1] - log_sum_exp(beta), in long double.
     e.reference = [](const Point& p) {
       const auto& b = p[1].r;
