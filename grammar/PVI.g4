@@ -69,6 +69,7 @@ elemType
   | kw='row_vector' bounds? '[' expr ']'
   | kw='matrix' bounds? '[' expr ',' expr ']'
   | kw=('simplex' | 'ordered' | 'positive_ordered') '[' expr ']'   // constrained vectors
+  | kw='cholesky_factor_corr' '[' expr ']'                          // a K x K matrix
   ;
 
 bounds

@@ -25,6 +25,7 @@ std::vector<KernelOp> build() {
   add("categorical_lpmf", CallConv::Categorical, "categorical_lpmf", {true, false});
   add("categorical_logit_lpmf", CallConv::Categorical, "categorical_logit_lpmf", {true, false});
   add("dirichlet_lpdf", CallConv::Dirichlet, "dirichlet_lpdf");
+  add("lkj_corr_cholesky_lpdf", CallConv::Dirichlet, "lkj_corr_cholesky_lpdf");  // (K^2, L, eta)
   add("multi_normal_lpdf", CallConv::MultiNormal, "multi_normal_lpdf");
   add("multi_normal_cholesky_lpdf", CallConv::MultiNormal, "multi_normal_cholesky_lpdf");
 
@@ -52,9 +53,10 @@ std::vector<KernelOp> build() {
   add("tf_lower", CallConv::Transform, "tf_lower");
   add("tf_upper", CallConv::Transform, "tf_upper");
   add("tf_lower_upper", CallConv::Transform, "tf_lower_upper");
-  for (const char* f : {"tf_simplex", "tf_ordered", "tf_positive_ordered"}) add(f, CallConv::Transform, f);
+  for (const char* f : {"tf_simplex", "tf_ordered", "tf_positive_ordered", "tf_cholesky_factor_corr"})
+    add(f, CallConv::Transform, f);
   for (const char* f : {"tf_lower_inv", "tf_upper_inv", "tf_lower_upper_inv", "tf_simplex_inv", "tf_ordered_inv",
-                        "tf_positive_ordered_inv"})
+                        "tf_positive_ordered_inv", "tf_cholesky_factor_corr_inv"})
     ops.push_back({f, CallConv::InverseTransform, std::string("pvi_") + f, "", {}});
   return ops;
 }

@@ -58,8 +58,9 @@ struct Expr {
 enum class ElemKind { Int, Real, Vector, RowVector, Matrix };
 const char* elemKeyword(ElemKind k);  // "int", "real", "vector", "row_vector", "matrix"
 
-// A vector's constraint (elem Vector): Stan's constrained vector types.
-enum class VectorConstraint { None, Simplex, Ordered, PositiveOrdered };
+// Stan's constrained vector types (elem Vector), and cholesky_factor_corr[K] (elem Matrix, with
+// elemDims {K, K}).
+enum class VectorConstraint { None, Simplex, Ordered, PositiveOrdered, CholeskyFactorCorr };
 const char* constraintKeyword(VectorConstraint c);  // "simplex", ...
 
 struct TypeSyntax {

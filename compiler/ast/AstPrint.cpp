@@ -84,6 +84,7 @@ const char* constraintKeyword(VectorConstraint c) {
     case VectorConstraint::Simplex: return "simplex";
     case VectorConstraint::Ordered: return "ordered";
     case VectorConstraint::PositiveOrdered: return "positive_ordered";
+    case VectorConstraint::CholeskyFactorCorr: return "cholesky_factor_corr";
     case VectorConstraint::None: break;
   }
   return "vector";
@@ -106,7 +107,8 @@ std::string printType(const TypeSyntax& t) {
   }
   if (!t.elemDims.empty()) {
     s += "[";
-    for (size_t i = 0; i < t.elemDims.size(); ++i) s += (i ? ", " : "") + printExpr(*t.elemDims[i]);
+    const size_t written = t.constraint == VectorConstraint::CholeskyFactorCorr ? 1 : t.elemDims.size();  // [K]
+    for (size_t i = 0; i < written; ++i) s += (i ? ", " : "") + printExpr(*t.elemDims[i]);
     s += "]";
   }
   return s;

@@ -178,7 +178,8 @@ class Inliner {
                        "variables declared in a function cannot have bounds");
         if (s.declType->constraint != VectorConstraint::None)
           diags_.error(s.declType->span, std::string("variables declared in a function cannot be constrained (") +
-                                             constraintKeyword(s.declType->constraint) + "); declare a vector");
+                                             constraintKeyword(s.declType->constraint) + "); declare a " +
+                                             elemKeyword(s.declType->elem));
         if (s.name == f.name) diags_.error(s.nameSpan, "a variable of '" + f.name + "' has the function's name");
         scopes.back().insert(s.name);
         return;

@@ -62,7 +62,8 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostic
       t.upper.reset();
       if (t.constraint != VectorConstraint::None && report)
         diags.warning(t.span, std::string("'") + c->name + "' in the '" + blockKeyword(b->kind) + "' block is a " +
-                                  constraintKeyword(t.constraint) + " that is not checked yet: pvic treats it as a vector");
+                                  constraintKeyword(t.constraint) + " that is not checked yet: pvic treats it as a " +
+                                  elemKeyword(t.elem));
       t.constraint = VectorConstraint::None;
     }
     out.push_back(std::move(c));

@@ -37,6 +37,7 @@ Transform describeTransform(const TypeSyntax& ts) {
     case VectorConstraint::Simplex: t.kind = TransformKind::Simplex; return t;
     case VectorConstraint::Ordered: t.kind = TransformKind::Ordered; return t;
     case VectorConstraint::PositiveOrdered: t.kind = TransformKind::PositiveOrdered; return t;
+    case VectorConstraint::CholeskyFactorCorr: t.kind = TransformKind::CholeskyFactorCorr; return t;
     case VectorConstraint::None: break;
   }
   t.kind = ts.lower && ts.upper ? TransformKind::LowerUpper
@@ -65,7 +66,10 @@ VariableInfo describeVariable(const Symbol& s) {
   for (const ExprPtr& d : ts.elemDims) v.shapeDims.push_back(printExpr(*d));
   v.type = printType(ts);
   v.transform = describeTransform(ts);
-  v.properPrior = s.hasPrior || v.transform.kind == TransformKind::Simplex || v.transform.kind == TransformKind::LowerUpper;
+  // A simplex, a Cholesky factor of a correlation matrix and a variable bounded on both sides live on
+  // bounded sets: without a prior statement they are uniform there, which is proper.
+  v.properPrior = s.hasPrior || v.transform.kind == TransformKind::Simplex ||
+                  v.transform.kind == TransformKind::CholeskyFactorCorr || v.transform.kind == TransformKind::LowerUpper;
   return v;
 }
 

@@ -105,6 +105,7 @@ class FunctionLowerer {
   ValueId realValue(const Expr& e) { return toReal(lower(e)); }
   ValueId toReal(ValueId v);
   ValueId concatenation(const Expr& e);
+  ValueId repeated(ValueId v, bool column, ValueId count);
   ValueId intExpr(const Expr& e);
   bool fromIntDataScalars(ValueId v) const;
 

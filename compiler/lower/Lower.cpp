@@ -380,9 +380,19 @@ VType FunctionLowerer::typeOfDecl(const Symbol& s) {
   return t;
 }
 
-// The type of a parameter's unconstrained values: a simplex's vectors have one element fewer.
+// The type of a parameter's unconstrained values: a simplex's vectors have one element fewer; a
+// cholesky_factor_corr[K] is a vector of K (K - 1) / 2 values.
 VType FunctionLowerer::unconstrainedType(const Symbol& s, const VType& t) {
-  if (s.decl->declType->constraint != VectorConstraint::Simplex) return t;
+  const VectorConstraint c = s.decl->declType->constraint;
+  if (c == VectorConstraint::CholeskyFactorCorr) {
+    VType u = t;
+    u.rank = t.rank - 1;
+    const ValueId k = t.dims[0];
+    u.dims[0] = intArith("/", intArith("*", k, intArith("-", k, constInt(1))), constInt(2));
+    for (int d = 1; d < ir::kMaxRank; ++d) u.dims[d] = d + 1 < ir::kMaxRank ? t.dims[d + 1] : ir::kNone;
+    return u;
+  }
+  if (c != VectorConstraint::Simplex) return t;
   VType u = t;
   u.dims[0] = intArith("max", intArith("-", t.dims[0], constInt(1)), constInt(0));  // simplex[0]: none
   return u;

@@ -279,6 +279,18 @@ ValueId FunctionLowerer::call(const Expr& e) {
     ValueId x = realValue(*e.args[0]);
     return kernel("fill", VType{Elem::Real, 2, {intExpr(*e.args[1]), intExpr(*e.args[2])}}, {x});
   }
+  if (fn == "rep_matrix") {  // n copies of a vector side by side, or m of a row_vector stacked
+    const bool column = e.args[0]->type.shape == Shape::Vector;
+    return repeated(realValue(*e.args[0]), column, intExpr(*e.args[1]));
+  }
+  // diag_pre_multiply(v, M) = diag(v) * M and diag_post_multiply(M, v) = M * diag(v): M .* V, with V
+  // v repeated across M's columns (rows).
+  if (fn == "diag_pre_multiply" || fn == "diag_post_multiply") {
+    const bool pre = fn == "diag_pre_multiply";
+    const ValueId v = realValue(*e.args[pre ? 0 : 1]), m = realValue(*e.args[pre ? 1 : 0]);
+    const VType tm = f_.at(m).type;
+    return kernel("ew_mul", tm, {m, repeated(v, pre, tm.dims[pre ? 1 : 0])});
+  }
   if (fn == "transpose") {
     ValueId a = realValue(*e.args[0]);
     const VType& t = f_.at(a).type;
@@ -316,6 +328,21 @@ ValueId FunctionLowerer::call(const Expr& e) {
   if (fn == "log_sum_exp" && args.size() == 2) return kernel("log_sum_exp2", realScalar(), args);
   if (fn == "log_mix") return kernel("log_mix", realScalar(), args);
   throw Unsupported{e.nameSpan, "the function '" + fn + "' with these arguments"};
+}
+
+// `v` (a vector or row_vector) repeated `count` times: as the columns of the matrix (`column`), or
+// as its rows. The outer product of v with a vector of ones, by the matmul kernel (whose gradient
+// sums the copies' adjoints back into v); v's buffer is read as a K x 1 or 1 x K matrix.
+ValueId FunctionLowerer::repeated(ValueId v, bool column, ValueId count) {
+  const ValueId n = f_.at(v).type.dims[0], one = constInt(1);
+  const VType asMatrix{Elem::Real, 2, {column ? n : one, column ? one : n, ir::kNone, ir::kNone}};
+  const ValueId vm = add(Inst{Op::Reshape, asMatrix, {v}});
+  Inst unit{Op::ConstReal, realScalar()};
+  unit.fimm = 1.0;
+  const ValueId ones =
+      kernel("fill", VType{Elem::Real, 2, {column ? one : count, column ? count : one, ir::kNone, ir::kNone}}, {add(unit)});
+  if (column) return kernel("matmul", VType{Elem::Real, 2, {n, count, ir::kNone, ir::kNone}}, {vm, ones});
+  return kernel("matmul", VType{Elem::Real, 2, {count, n, ir::kNone, ir::kNone}}, {ones, vm});
 }
 
 // append_row(a, b) and append_col(a, b): a buffer of the result's type, with a stored into its

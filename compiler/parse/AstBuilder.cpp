@@ -1,6 +1,7 @@
 #include "compiler/parse/AstBuilder.hpp"
 
 #include "PVIParser.h"
+#include "compiler/ast/AstClone.hpp"
 #include "compiler/parse/Parse.hpp"
 
 namespace pvi {
@@ -198,14 +199,17 @@ class Builder {
     t->constraint = kw == "simplex"            ? VectorConstraint::Simplex
                     : kw == "ordered"          ? VectorConstraint::Ordered
                     : kw == "positive_ordered" ? VectorConstraint::PositiveOrdered
+                    : kw == "cholesky_factor_corr" ? VectorConstraint::CholeskyFactorCorr
                                                : VectorConstraint::None;
-    if (t->constraint != VectorConstraint::None) kw = "vector";
+    if (t->constraint != VectorConstraint::None)
+      kw = t->constraint == VectorConstraint::CholeskyFactorCorr ? "matrix" : "vector";
     t->elem = kw == "int" ? ElemKind::Int
             : kw == "real" ? ElemKind::Real
             : kw == "vector" ? ElemKind::Vector
             : kw == "row_vector" ? ElemKind::RowVector
                                  : ElemKind::Matrix;
     for (auto* d : el->expr()) t->elemDims.push_back(expr(d));
+    if (t->constraint == VectorConstraint::CholeskyFactorCorr) t->elemDims.push_back(cloneExpr(*t->elemDims[0]));
     if (auto* bounds = el->bounds()) {
       for (auto* b : bounds->bound()) {
         bool lower = b->which->getText() == "lower";

@@ -661,9 +661,11 @@ void Checker::markPriors(const Expr& variate) {
 
 void Checker::warnMissingPriors() {
   for (const auto& s : out_.symbols) {
-    // A simplex without a prior is uniform on the simplex, which is proper.
+    // A simplex or a Cholesky factor of a correlation matrix without a prior is uniform on a bounded
+    // set, which is proper.
     const bool simplex = s->decl != nullptr && s->decl->declType != nullptr &&
-                         s->decl->declType->constraint == VectorConstraint::Simplex;
+                         (s->decl->declType->constraint == VectorConstraint::Simplex ||
+                          s->decl->declType->constraint == VectorConstraint::CholeskyFactorCorr);
     if ((s->kind == SymbolKind::Global || s->kind == SymbolKind::Local) && !s->hasPrior && !simplex) {
       diags_.warning(s->declSpan, std::string(s->kind == SymbolKind::Global ? "global" : "local") + " latent '" +
                                       s->name + "' has no prior statement; it gets an improper flat prior");

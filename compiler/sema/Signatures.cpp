@@ -335,6 +335,21 @@ std::vector<FunctionEntry> buildFunctions() {
                   {{P::Vector, P::Int}, [](const CallArgs& a) { return Type::matrix(a.types[0].rows, a.asSize[1]); }},
                   {{P::RowVector, P::Int},
                    [](const CallArgs& a) { return Type::matrix(a.asSize[1], a.types[0].cols); }}}});
+  // diag(v) * M and M * diag(v): v (a vector or row_vector) as long as M's rows (columns).
+  for (const bool pre : {true, false}) {
+    const std::string name = pre ? "diag_pre_multiply" : "diag_post_multiply";
+    const size_t m = pre ? 1 : 0, v = 1 - m;
+    std::vector<Signature> both;
+    for (const P vector : {P::Vector, P::RowVector})
+      both.push_back({pre ? std::vector<P>{vector, P::Matrix} : std::vector<P>{P::Matrix, vector},
+                      [name, pre, m, v](const CallArgs& a) {
+                        a.sizes.requireEqual(*length1D(a.types[v]), pre ? a.types[m].rows : a.types[m].cols,
+                                             "the vector and the " + std::string(pre ? "rows" : "columns") +
+                                                 " of the matrix of '" + name + "' differ in size");
+                        return Type::matrix(a.types[m].rows, a.types[m].cols);
+                      }});
+    fns.push_back({name, both});
+  }
   // log(theta * exp(lp1) + (1 - theta) * exp(lp2)), a two-component mixture on the log scale.
   fns.push_back({"log_mix", {{{P::Real, P::Real, P::Real}, returns(Type::realScalar())}}});
   fns.push_back({"to_vector",
@@ -395,6 +410,10 @@ std::vector<DistributionEntry> buildDistributions() {
   ds.push_back({"dirichlet", false, P::Vector, {P::Vector}, {"alpha"},
                 [](const std::vector<Type>& ts, SizeChecker& s) {
                   s.requireEqual(ts[0].rows, ts[1].rows, "sizes of the arguments of 'dirichlet' differ");
+                }});
+  ds.push_back({"lkj_corr_cholesky", false, P::Matrix, {P::Real}, {"eta"},
+                [](const std::vector<Type>& ts, SizeChecker& s) {
+                  s.requireEqual(ts[0].rows, ts[0].cols, "the Cholesky factor of 'lkj_corr_cholesky' is not square");
                 }});
   auto mvn = [](const std::string& name, const std::string& matrixName) {
     return [name, matrixName](const std::vector<Type>& ts, SizeChecker& s) {

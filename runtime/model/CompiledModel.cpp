@@ -334,23 +334,34 @@ double CompiledModel::partitionLogDensity(size_t partition, const double* z, con
 
 size_t CompiledModel::unconstrainedCount(size_t v) const {
   const VariableExtent& e = parameters_.variables().at(v);
-  if (info_.globals.at(v).transform.kind != TransformKind::Simplex || e.dims.size() <= e.arrayRank) return e.size;
+  const TransformKind kind = info_.globals.at(v).transform.kind;
+  if (e.dims.size() <= e.arrayRank) return e.size;
   const auto k = static_cast<size_t>(e.dims[e.arrayRank]);
-  return k == 0 ? 0 : e.size - e.size / k;
+  if (kind == TransformKind::Simplex) return k == 0 ? 0 : e.size - e.size / k;
+  if (kind == TransformKind::CholeskyFactorCorr) return k == 0 ? 0 : e.size / (k * k) * (k * (k - 1) / 2);
+  return e.size;
 }
 
 // The names of z's coordinates: the globals' element names, except that each vector of a simplex
-// has one coordinate fewer than elements (named by its first K - 1 elements).
+// has one coordinate fewer than elements (named by its first K - 1 elements), and a Cholesky factor
+// of a correlation matrix has one per element below the diagonal, row by row (L.2.1, L.3.1, L.3.2).
 std::vector<std::string> CompiledModel::globalNames() const {
   const std::vector<std::string> all = parameters_.elementNames();
   std::vector<std::string> names;
   const auto& vars = parameters_.variables();
   for (size_t v = 0; v < vars.size() && v < info_.globals.size(); ++v) {
     const VariableExtent& e = vars[v];
-    const size_t count = unconstrainedCount(v);
-    const size_t k = count == e.size ? 0 : static_cast<size_t>(e.dims[e.arrayRank]);  // a simplex's length
+    const TransformKind kind = info_.globals[v].transform.kind;
+    const size_t k = e.dims.size() > e.arrayRank ? static_cast<size_t>(e.dims[e.arrayRank]) : 0;
+    if (kind == TransformKind::CholeskyFactorCorr && k > 0) {
+      for (size_t m = 0; m < e.size / (k * k); ++m)
+        for (size_t i = 1; i < k; ++i)
+          for (size_t j = 0; j < i; ++j) names.push_back(all.at(e.offset + m * k * k + i + j * k));
+      continue;
+    }
+    const bool simplex = kind == TransformKind::Simplex && k > 0;
     for (size_t i = 0; i < e.size; ++i)
-      if (k == 0 || i % k != k - 1) names.push_back(all.at(e.offset + i));
+      if (!simplex || i % k != k - 1) names.push_back(all.at(e.offset + i));
   }
   if (names.size() != dimZ_) return FactorModel::globalNames();
   return names;

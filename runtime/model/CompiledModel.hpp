@@ -63,11 +63,12 @@ class CompiledModel : public FactorModel {
   const std::vector<std::string>& partitionLabels() const { return labels_; }
 
   // Names of the unconstrained coordinates of z: the globals' element names ("beta.3"), a
-  // simplex's first K - 1 elements for its K - 1 coordinates.
+  // simplex's first K - 1 elements for its K - 1 coordinates, a cholesky_factor_corr's elements
+  // below the diagonal.
   std::vector<std::string> globalNames() const override;
   std::vector<bool> globalsWithProperPrior() const override;
   // How many of z's coordinates global variable v (in ModelInfo::globals order) has: its element
-  // count, less one per vector of a simplex.
+  // count, less one per vector of a simplex; K (K - 1) / 2 per cholesky_factor_corr[K].
   size_t unconstrainedCount(size_t v) const;
 
   // Concrete layouts (need the ModelInfo constructor; empty otherwise): the constrained globals

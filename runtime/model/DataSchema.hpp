@@ -15,7 +15,7 @@ enum class ValueShape { Scalar, Vector, RowVector, Matrix };
 // x = lower + (upper - lower) * inv_logit(u). For data the bounds are checks, not a map.
 // Simplex, Ordered and PositiveOrdered: Stan's constrained vectors (a simplex of K elements has
 // K - 1 unconstrained coordinates).
-enum class TransformKind { Identity, Lower, Upper, LowerUpper, Simplex, Ordered, PositiveOrdered };
+enum class TransformKind { Identity, Lower, Upper, LowerUpper, Simplex, Ordered, PositiveOrdered, CholeskyFactorCorr };
 
 // One bound of a declaration, e.g. lower=0 or upper=b[k].
 struct Bound {

@@ -37,6 +37,7 @@ const char* transformName(TransformKind k) {
     case TransformKind::Simplex: return "simplex";
     case TransformKind::Ordered: return "ordered";
     case TransformKind::PositiveOrdered: return "positive_ordered";
+    case TransformKind::CholeskyFactorCorr: return "cholesky_factor_corr";
   }
   return "identity";
 }
@@ -49,6 +50,7 @@ TransformKind transformFromName(const std::string& s) {
   if (s == "simplex") return TransformKind::Simplex;
   if (s == "ordered") return TransformKind::Ordered;
   if (s == "positive_ordered") return TransformKind::PositiveOrdered;
+  if (s == "cholesky_factor_corr") return TransformKind::CholeskyFactorCorr;
   throw std::runtime_error("model info: unknown transform '" + s + "'");
 }
 

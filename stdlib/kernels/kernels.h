@@ -88,6 +88,10 @@ double pvi_categorical_logit_lpmf_grad(double adj, int64_t n, PVI_I(y), int64_t 
 
 /* Multivariate: vectors of length k; matrices k x k column-major. */
 double pvi_dirichlet_lpdf(int64_t k, const double *theta, const double *alpha);
+/* lkj_corr_cholesky: kk = K^2 elements of L, eta a scalar. */
+double pvi_lkj_corr_cholesky_lpdf(int64_t kk, const double *L, const double *eta);
+double pvi_lkj_corr_cholesky_lpdf_grad(double adj, int64_t kk, const double *L, const double *eta, double *g_L,
+                                       double *g_eta);
 double pvi_dirichlet_lpdf_grad(double adj, int64_t k, const double *theta, const double *alpha, double *g_theta,
                                double *g_alpha);
 double pvi_multi_normal_lpdf(int64_t k, const double *y, const double *mu, const double *Sigma);

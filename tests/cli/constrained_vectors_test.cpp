@@ -1,6 +1,7 @@
 // simplex, ordered and positive_ordered parameters against exact posteriors, with NUTS: the order
 // statistics of two standard normals (ordered) and of two unit exponentials (positive_ordered), a
-// Dirichlet-categorical posterior (simplex), and an array of simplexes under a flat Dirichlet.
+// Dirichlet-categorical posterior (simplex), an array of simplexes under a flat Dirichlet, and the
+// correlations of LKJ priors (cholesky_factor_corr).
 // Means are held to 5 MCSE; sds to 5 standard errors of an sd estimate from ESS draws.
 #include <gtest/gtest.h>
 
@@ -21,6 +22,8 @@ const char* kModel = R"(parameters {
   positive_ordered[2] x;
   simplex[3] theta;
   array[2] simplex[2] p;
+  cholesky_factor_corr[3] L;
+  cholesky_factor_corr[2] L2;
 }
 model {
   mu ~ normal(0, 1);
@@ -28,6 +31,8 @@ model {
   theta ~ dirichlet([2, 3, 5]');
   {1, 1, 1, 2} ~ categorical(theta);  // counts (3, 1, 0)
   for (j in 1:2) p[j] ~ dirichlet([1, 1]');
+  L ~ lkj_corr_cholesky(1);
+  L2 ~ lkj_corr_cholesky(2);
 }
 )";
 
@@ -50,6 +55,11 @@ TEST(ConstrainedVectors, NutsMatchesExactPosteriors) {
       {"theta.3", 5.0 / 14, dirichletSd(5, 14)},
       {"p.1.1", 0.5, std::sqrt(1.0 / 12)},
       {"p.2.2", 0.5, std::sqrt(1.0 / 12)},
+      // LKJ(eta) over K x K correlation matrices: each correlation is 2 Beta(b, b) - 1 with
+      // b = eta - 1 + K / 2, sd 1 / sqrt(2 b + 1); L[2, 1] and L[3, 1] are correlations.
+      {"L.2.1", 0.0, 0.5},
+      {"L.3.1", 0.0, 0.5},
+      {"L2.2.1", 0.0, std::sqrt(0.2)},
   };
   TempDir dir;
   const fs::path model = dir.path / "constrained.stan", data = dir.path / "data.json";

@@ -1,4 +1,5 @@
-// append_row, append_col and cumulative_sum in generated code: each model equals the same model
+// append_row, append_col, cumulative_sum, diag_pre_multiply, diag_post_multiply and rep_matrix of a
+// vector in generated code: each model equals the same model
 // written with literals and indexing (value and gradient), and its gradients match finite
 // differences. Covers reals with vectors, vectors with vectors, row_vectors and matrices stacked
 // by rows, and vectors and matrices side by side.
@@ -32,6 +33,17 @@ const ConcatCase kConcatCases[] = {
     {"cumulative_sum", "target += dot_product(cumulative_sum(exp(beta)), w4[1:3]) + sum(cumulative_sum(beta'));",
      "target += dot_product([exp(beta[1]), exp(beta[1]) + exp(beta[2]), exp(beta[1]) + exp(beta[2]) + exp(beta[3])]', w4[1:3])"
      " + 3 * beta[1] + 2 * beta[2] + beta[3];"},
+    // X is 2 x 3; beta has 3 elements.
+    {"diag_post_multiply", "target += sum(diag_post_multiply(X, exp(beta)) .* X) + sum(diag_post_multiply(X, beta'));",
+     "target += sum([[X[1, 1] * exp(beta[1]), X[1, 2] * exp(beta[2]), X[1, 3] * exp(beta[3])],"
+     " [X[2, 1] * exp(beta[1]), X[2, 2] * exp(beta[2]), X[2, 3] * exp(beta[3])]] .* X)"
+     " + (X[1, 1] + X[2, 1]) * beta[1] + (X[1, 2] + X[2, 2]) * beta[2] + (X[1, 3] + X[2, 3]) * beta[3];"},
+    {"diag_pre_multiply", "target += sum(diag_pre_multiply(exp(beta), X') .* X') + sum(diag_pre_multiply(beta', X'));",
+     "target += sum([[X[1, 1] * exp(beta[1]), X[2, 1] * exp(beta[1])], [X[1, 2] * exp(beta[2]), X[2, 2] * exp(beta[2])],"
+     " [X[1, 3] * exp(beta[3]), X[2, 3] * exp(beta[3])]] .* X')"
+     " + (X[1, 1] + X[2, 1]) * beta[1] + (X[1, 2] + X[2, 2]) * beta[2] + (X[1, 3] + X[2, 3]) * beta[3];"},
+    {"rep_matrix_of_vectors", "target += sum(rep_matrix(beta, 2) .* X') + sum(rep_matrix(exp(beta'), 2) .* X);",
+     "target += sum(X[1] .* beta') + sum(X[2] .* beta') + sum(X[1] .* exp(beta')) + sum(X[2] .* exp(beta'));"},
 };
 
 std::string concatModel(const char* statement) {

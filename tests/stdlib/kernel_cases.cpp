@@ -472,6 +472,63 @@ void addMultivariate(std::vector<Entry>& t) {
   }
   {
     Entry e;
+    e.name = "lkj_corr_cholesky";
+    e.kind = Kind::MultiDensity;
+    e.symbols = {"pvi_lkj_corr_cholesky_lpdf", "pvi_lkj_corr_cholesky_lpdf_grad"};
+    ArgSpec L = real("L");
+    L.fd = Fd::Lower;
+    ArgSpec eta = real("eta", Step::Rel);
+    eta.vectorisable = false;
+    e.args = {L, eta};
+    e.value = [](const Point& p) {
+      return std::vector<double>{
+          pvi_lkj_corr_cholesky_lpdf(static_cast<int64_t>(p[0].r.size()), p[0].r.data(), p[1].r.data())};
+    };
+    e.grad = [](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
+      return pvi_lkj_corr_cholesky_lpdf_grad(seed[0], static_cast<int64_t>(p[0].r.size()), p[0].r.data(),
+                                             p[1].r.data(), g[0], g[1]);
+    };
+    // The formula in long double with std::lgamma (the kernel uses a cancellation-free lbeta); the
+    // constant itself is checked against Boost's beta density and the volume of 3 x 3 correlation
+    // matrices in tests/stdlib/cholesky_corr_test.cpp.
+    e.reference = [](const Point& p) {
+      const auto k = static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(p[0].r.size()))));
+      const LD eta = p[1].r[0];
+      LD v = 0;
+      for (int64_t i = 1; i < k; ++i) {
+        const LD m = static_cast<LD>(k - i), b = eta + (m - 1) / 2;
+        v -= (2 * eta - 2 + m) * m * std::log(LD(2)) + m * (2 * std::lgamma(b) - std::lgamma(2 * b));
+      }
+      for (int64_t d = 1; d < k; ++d)
+        v += (static_cast<LD>(k - d - 1) + 2 * eta - 2) * std::log(LD(p[0].r[static_cast<std::size_t>(d + d * k)]));
+      return std::vector<LD>{v};
+    };
+    e.random = [](Rng& g) {
+      const int64_t k = g.integer(2, 5);
+      std::vector<double> L(static_cast<std::size_t>(k * k), 0.0);
+      for (int64_t i = 0; i < k; ++i) {  // rows of unit length with a positive diagonal
+        double norm = 0;
+        for (int64_t j = 0; j <= i; ++j) {
+          double& x = L[static_cast<std::size_t>(i + j * k)];
+          x = j == i ? g.uni(0.2, 1.0) : g.uni(-1.0, 1.0);
+          norm += x * x;
+        }
+        for (int64_t j = 0; j <= i; ++j) L[static_cast<std::size_t>(i + j * k)] /= std::sqrt(norm);
+      }
+      return Point{Rv(L), Rv({g.logUni(0.3, 10)})};
+    };
+    e.edges = {{Rv({1.0}), Rv({2.5})},
+               {Rv({1.0, 0.6, 0.0, 0.8}), Rv({1.0})},
+               {Rv({1.0, 0.6, 0.0, 0.8}), Rv({1e3})},
+               {Rv({1.0, 0.0, 0.0, 1.0}), Rv({0.5})}};
+    e.outside = {{Rv({1.0, 0.6, 0.0, 0.8}), Rv({0.0})},
+                 {Rv({1.0, 0.6, 0.0, 0.8}), Rv({-1.0})},
+                 {Rv({1.0, 1.0, 0.0, 0.0}), Rv({1.0})},
+                 {Rv({1.0, 0.6, 0.8}), Rv({1.0})}};
+    t.push_back(e);
+  }
+  {
+    Entry e;
     e.name = "multi_normal";
     e.kind = Kind::MultiDensity;
     e.symbols = {"pvi_multi_normal_lpdf", "pvi_multi_normal_lpdf_grad"};

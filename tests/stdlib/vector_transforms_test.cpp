@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stdlib/kernels/arith/arith.h"
+#include "transform_checks.hpp"
 
 namespace {
 
@@ -47,19 +48,12 @@ class VectorTransform : public ::testing::TestWithParam<TransformCase> {
   }
 };
 
-std::vector<double> randomPoint(size_t n, std::mt19937_64& rng, double sd) {
-  std::normal_distribution<double> normal(0.0, sd);
-  std::vector<double> u(n);
-  for (double& v : u) v = normal(rng);
-  return u;
-}
-
 TEST_P(VectorTransform, MapsIntoItsSetAndInvertsExactly) {
   std::mt19937_64 rng(4);
   for (int64_t k : {1, 2, 3, 7, 70, 150}) {  // 70 and 150: more breaks than one chunk of the simplex's reverse pass
     if (!GetParam().simplex && k == 1) continue;
     const int64_t vectors = 3;
-    const std::vector<double> u = randomPoint(static_cast<size_t>(inputs(k, vectors)), rng, 1.5);
+    const std::vector<double> u = pvi::test::normalValues(static_cast<size_t>(inputs(k, vectors)), rng, 1.5);
     const std::vector<double> x = apply(u, k, vectors);
     for (int64_t v = 0; v < vectors; ++v) {
       const double* xv = x.data() + v * k;
@@ -85,20 +79,11 @@ TEST_P(VectorTransform, MapsIntoItsSetAndInvertsExactly) {
 TEST_P(VectorTransform, LogJacobianIsTheLogDeterminant) {
   std::mt19937_64 rng(8);
   for (int64_t k : {2, 3, 5}) {
-    const int64_t m = inputs(k, 1);  // coordinates of the density
-    const std::vector<double> u = randomPoint(static_cast<size_t>(m), rng, 1.0);
-    double lj = 0;
-    apply(u, k, 1, &lj);
-    Eigen::MatrixXd J(m, m);
-    const double h = 1e-6;
-    for (int64_t j = 0; j < m; ++j) {
-      std::vector<double> up = u, dn = u;
-      up[static_cast<size_t>(j)] += h;
-      dn[static_cast<size_t>(j)] -= h;
-      const std::vector<double> xp = apply(up, k, 1), xd = apply(dn, k, 1);
-      for (int64_t i = 0; i < m; ++i) J(i, j) = (xp[static_cast<size_t>(i)] - xd[static_cast<size_t>(i)]) / (2 * h);
-    }
-    EXPECT_NEAR(lj, std::log(std::fabs(J.determinant())), 1e-7) << k;
+    const int64_t m = inputs(k, 1);  // coordinates of the density: x's first m elements
+    pvi::test::expectLogJacobianIsLogDeterminant(
+        [&](const std::vector<double>& u, double* lj) { return apply(u, k, 1, lj); },
+        [m](const std::vector<double>& x) { return std::vector<double>(x.begin(), x.begin() + m); },
+        pvi::test::normalValues(static_cast<size_t>(m), rng, 1.0), "k " + std::to_string(k));
   }
 }
 
@@ -107,28 +92,16 @@ TEST_P(VectorTransform, GradientMatchesFiniteDifferences) {
   for (int64_t k : {1, 2, 4, 70}) {
     if (!GetParam().simplex && k == 1) continue;
     const int64_t vectors = 2;
-    const std::vector<double> u = randomPoint(static_cast<size_t>(inputs(k, vectors)), rng, 1.0);
-    const std::vector<double> gOut = randomPoint(static_cast<size_t>(k * vectors), rng, 1.0);
+    const std::vector<double> u = pvi::test::normalValues(static_cast<size_t>(inputs(k, vectors)), rng, 1.0);
+    const std::vector<double> gOut = pvi::test::normalValues(static_cast<size_t>(k * vectors), rng, 1.0);
     const double gLj = 0.7;
-    auto objective = [&](const std::vector<double>& p) {
-      double lj = 0;
-      const std::vector<double> x = apply(p, k, vectors, &lj);
-      double s = gLj * lj;
-      for (size_t i = 0; i < x.size(); ++i) s += gOut[i] * x[i];
-      return s;
-    };
     const std::vector<double> x = apply(u, k, vectors);
     std::vector<double> g(u.size(), 0.0);
     const double kk = static_cast<double>(k);
     GetParam().backward(k * vectors, u.data(), &kk, 0, x.data(), gOut.data(), gLj, g.data(), nullptr);
-    for (size_t j = 0; j < u.size(); ++j) {
-      const double h = 1e-6 * (1 + std::fabs(u[j]));
-      std::vector<double> up = u, dn = u;
-      up[j] += h;
-      dn[j] -= h;
-      const double fd = (objective(up) - objective(dn)) / (2 * h);
-      EXPECT_NEAR(g[j], fd, 1e-6 * (1 + std::fabs(fd))) << "k " << k << " coordinate " << j;
-    }
+    pvi::test::expectGradientMatchesFiniteDifferences(
+        [&](const std::vector<double>& p, double* lj) { return apply(p, k, vectors, lj); }, u, gOut, gLj, g,
+        "k " + std::to_string(k));
   }
 }
 

@@ -96,6 +96,13 @@ int64_t pvi_tf_simplex_inv(int64_t n, const double *x, const double *kp, int64_t
 int64_t pvi_tf_ordered_inv(int64_t n, const double *x, const double *kp, int64_t skp, double *u);
 int64_t pvi_tf_positive_ordered_inv(int64_t n, const double *x, const double *kp, int64_t skp, double *u);
 
+/* cholesky_factor_corr[K] (cholesky_corr_transform.cpp): n = m K^2 outputs from m K (K - 1) / 2
+ * inputs, K in kp[0]; the inverse writes n unconstrained values (n / (K (K - 1) / 2) matrices). */
+double pvi_tf_cholesky_factor_corr(int64_t n, const double *u, const double *kp, int64_t skp, double *out);
+void pvi_tf_cholesky_factor_corr_grad(int64_t n, const double *u, const double *kp, int64_t skp, const double *out,
+                                      const double *g_out, double g_lj, double *g_u, double *g_kp);
+int64_t pvi_tf_cholesky_factor_corr_inv(int64_t n, const double *x, const double *kp, int64_t skp, double *u);
+
 /* Every kernel above, by name, for the JIT's symbol table; ends with {NULL, NULL}. */
 typedef struct pvi_arith_kernel_entry {
   const char *name;
