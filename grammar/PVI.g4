@@ -69,7 +69,8 @@ elemType
   | kw='row_vector' bounds? '[' expr ']'
   | kw='matrix' bounds? '[' expr ',' expr ']'
   | kw=('simplex' | 'ordered' | 'positive_ordered') '[' expr ']'   // constrained vectors
-  | kw='cholesky_factor_corr' '[' expr ']'                          // a K x K matrix
+  | kw=('cholesky_factor_corr' | 'corr_matrix' | 'cov_matrix') '[' expr ']'   // K x K matrices
+  | kw='cholesky_factor_cov' '[' expr (',' expr)? ']'               // M x M, or M x N
   ;
 
 bounds

@@ -58,9 +58,23 @@ struct Expr {
 enum class ElemKind { Int, Real, Vector, RowVector, Matrix };
 const char* elemKeyword(ElemKind k);  // "int", "real", "vector", "row_vector", "matrix"
 
-// Stan's constrained vector types (elem Vector), and cholesky_factor_corr[K] (elem Matrix, with
-// elemDims {K, K}).
-enum class VectorConstraint { None, Simplex, Ordered, PositiveOrdered, CholeskyFactorCorr };
+// Stan's constrained vector types (elem Vector), and its constrained matrix types (elem Matrix,
+// with elemDims {K, K}, or {M, N} for cholesky_factor_cov[M, N]). Only cholesky_factor_corr among
+// the matrices can be a parameter yet.
+enum class VectorConstraint {
+  None,
+  Simplex,
+  Ordered,
+  PositiveOrdered,
+  CholeskyFactorCorr,
+  CholeskyFactorCov,
+  CorrMatrix,
+  CovMatrix
+};
+inline bool isMatrixConstraint(VectorConstraint c) {
+  return c == VectorConstraint::CholeskyFactorCorr || c == VectorConstraint::CholeskyFactorCov ||
+         c == VectorConstraint::CorrMatrix || c == VectorConstraint::CovMatrix;
+}
 const char* constraintKeyword(VectorConstraint c);  // "simplex", ...
 
 struct TypeSyntax {

@@ -85,6 +85,9 @@ const char* constraintKeyword(VectorConstraint c) {
     case VectorConstraint::Ordered: return "ordered";
     case VectorConstraint::PositiveOrdered: return "positive_ordered";
     case VectorConstraint::CholeskyFactorCorr: return "cholesky_factor_corr";
+    case VectorConstraint::CholeskyFactorCov: return "cholesky_factor_cov";
+    case VectorConstraint::CorrMatrix: return "corr_matrix";
+    case VectorConstraint::CovMatrix: return "cov_matrix";
     case VectorConstraint::None: break;
   }
   return "vector";
@@ -107,7 +110,10 @@ std::string printType(const TypeSyntax& t) {
   }
   if (!t.elemDims.empty()) {
     s += "[";
-    const size_t written = t.constraint == VectorConstraint::CholeskyFactorCorr ? 1 : t.elemDims.size();  // [K]
+    // [K] for a square constrained matrix (its two sizes are one expression, copied)
+    const bool square = isMatrixConstraint(t.constraint) && t.elemDims.size() == 2 &&
+                        printExpr(*t.elemDims[0]) == printExpr(*t.elemDims[1]);
+    const size_t written = square ? 1 : t.elemDims.size();
     for (size_t i = 0; i < written; ++i) s += (i ? ", " : "") + printExpr(*t.elemDims[i]);
     s += "]";
   }

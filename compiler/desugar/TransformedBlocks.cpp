@@ -41,6 +41,17 @@ void pruneDensityStatements(std::vector<StmtPtr>& stmts, const Block& b, bool re
   stmts = std::move(kept);
 }
 
+// A constrained type (simplex, corr_matrix, ...) outside the parameters: Stan checks the values,
+// which pvic does not yet; the declaration becomes a plain vector or matrix, with a warning.
+void dropConstraint(TypeSyntax& t, const std::string& name, const std::string& block, bool report, Diagnostics& diags) {
+  if (t.constraint == VectorConstraint::None) return;
+  if (report)
+    diags.warning(t.span, std::string("'") + name + "' in the '" + block + "' block is a " +
+                              constraintKeyword(t.constraint) + " that is not checked yet: pvic treats it as a " +
+                              elemKeyword(t.elem));
+  t.constraint = VectorConstraint::None;
+}
+
 // Copies of the block's statements. Top-level declarations are outputs of the generated block
 // where `output` is set, temporaries otherwise; they lose their bounds (with a warning): Stan
 // rejects a proposal that violates a transformed parameter's bounds, which the fits here cannot
@@ -60,11 +71,7 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostic
                           "' block are not checked yet: pvic ignores them");
       t.lower.reset();
       t.upper.reset();
-      if (t.constraint != VectorConstraint::None && report)
-        diags.warning(t.span, std::string("'") + c->name + "' in the '" + blockKeyword(b->kind) + "' block is a " +
-                                  constraintKeyword(t.constraint) + " that is not checked yet: pvic treats it as a " +
-                                  elemKeyword(t.elem));
-      t.constraint = VectorConstraint::None;
+      dropConstraint(t, c->name, blockKeyword(b->kind), report, diags);
     }
     out.push_back(std::move(c));
   }
@@ -166,6 +173,10 @@ void prepend(Block& b, std::vector<StmtPtr> copied) {
 }  // namespace
 
 void inlineTransformedBlocks(Program& program, Diagnostics& diags) {
+  // The generated quantities' own constrained declarations (before the copies are added).
+  if (Block* generated = firstBlock(program, BlockKind::Generated))
+    for (StmtPtr& s : generated->stmts)
+      if (s->kind == StmtKind::Decl && s->declType) dropConstraint(*s->declType, s->name, "generated quantities", true, diags);
   Block* data = firstBlock(program, BlockKind::TransformedData);
   Block* parameters = firstBlock(program, BlockKind::TransformedParameters);
   if (data == nullptr && parameters == nullptr) return;

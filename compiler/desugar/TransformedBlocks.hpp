@@ -11,7 +11,8 @@
 // Transformed data are recomputed at every evaluation of the log density, not once when the data
 // are bound. A transformed data scalar initialised by arithmetic over data, and never assigned
 // again, may size and bound parameters: its value is substituted there. Other transformed data
-// cannot. Bounds on the declarations of both blocks are not checked yet, which a warning says. The copies keep the original spans, so a diagnostic points at the
+// cannot. Bounds on the declarations of both blocks are not checked yet, which a warning says, and
+// neither are constrained types (simplex, corr_matrix, ...) there and in generated quantities. The copies keep the original spans, so a diagnostic points at the
 // transformed block (the checker's diagnostics are deduplicated: the two copies report one).
 #include "compiler/ast/Ast.hpp"
 #include "compiler/diagnostics/Diagnostics.hpp"

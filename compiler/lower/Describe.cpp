@@ -38,6 +38,9 @@ Transform describeTransform(const TypeSyntax& ts) {
     case VectorConstraint::Ordered: t.kind = TransformKind::Ordered; return t;
     case VectorConstraint::PositiveOrdered: t.kind = TransformKind::PositiveOrdered; return t;
     case VectorConstraint::CholeskyFactorCorr: t.kind = TransformKind::CholeskyFactorCorr; return t;
+    case VectorConstraint::CholeskyFactorCov:
+    case VectorConstraint::CorrMatrix:
+    case VectorConstraint::CovMatrix: break;  // refused as parameters; elsewhere plain matrices
     case VectorConstraint::None: break;
   }
   t.kind = ts.lower && ts.upper ? TransformKind::LowerUpper

@@ -291,6 +291,12 @@ ValueId FunctionLowerer::call(const Expr& e) {
     const VType tm = f_.at(m).type;
     return kernel("ew_mul", tm, {m, repeated(v, pre, tm.dims[pre ? 1 : 0])});
   }
+  if (fn == "quad_form_diag") {  // diag(v) * M * diag(v)
+    const ValueId m = realValue(*e.args[0]), v = realValue(*e.args[1]);
+    const VType tm = f_.at(m).type;
+    const ValueId rowsScaled = kernel("ew_mul", tm, {m, repeated(v, true, tm.dims[1])});
+    return kernel("ew_mul", tm, {rowsScaled, repeated(v, false, tm.dims[0])});
+  }
   if (fn == "transpose") {
     ValueId a = realValue(*e.args[0]);
     const VType& t = f_.at(a).type;

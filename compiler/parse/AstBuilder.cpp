@@ -200,16 +200,18 @@ class Builder {
                     : kw == "ordered"          ? VectorConstraint::Ordered
                     : kw == "positive_ordered" ? VectorConstraint::PositiveOrdered
                     : kw == "cholesky_factor_corr" ? VectorConstraint::CholeskyFactorCorr
-                                               : VectorConstraint::None;
-    if (t->constraint != VectorConstraint::None)
-      kw = t->constraint == VectorConstraint::CholeskyFactorCorr ? "matrix" : "vector";
+                    : kw == "cholesky_factor_cov" ? VectorConstraint::CholeskyFactorCov
+                    : kw == "corr_matrix"         ? VectorConstraint::CorrMatrix
+                    : kw == "cov_matrix"          ? VectorConstraint::CovMatrix
+                                                  : VectorConstraint::None;
+    if (t->constraint != VectorConstraint::None) kw = isMatrixConstraint(t->constraint) ? "matrix" : "vector";
     t->elem = kw == "int" ? ElemKind::Int
             : kw == "real" ? ElemKind::Real
             : kw == "vector" ? ElemKind::Vector
             : kw == "row_vector" ? ElemKind::RowVector
                                  : ElemKind::Matrix;
     for (auto* d : el->expr()) t->elemDims.push_back(expr(d));
-    if (t->constraint == VectorConstraint::CholeskyFactorCorr) t->elemDims.push_back(cloneExpr(*t->elemDims[0]));
+    if (isMatrixConstraint(t->constraint) && t->elemDims.size() == 1) t->elemDims.push_back(cloneExpr(*t->elemDims[0]));
     if (auto* bounds = el->bounds()) {
       for (auto* b : bounds->bound()) {
         bool lower = b->which->getText() == "lower";

@@ -231,6 +231,10 @@ void Checker::declareBlockVariable(Block& b, Stmt& s) {
   checkBounds(*s.declType, type, s.name);
   if (s.declType->constraint != VectorConstraint::None && b.kind != BlockKind::Global && b.kind != BlockKind::Local)
     refuseConstraint(*s.declType, blockName(b));
+  else if (isMatrixConstraint(s.declType->constraint) && s.declType->constraint != VectorConstraint::CholeskyFactorCorr)
+    diags_.error(s.declType->span, std::string("'") + constraintKeyword(s.declType->constraint) +
+                                       "' parameters are not supported yet; a cholesky_factor_corr with a vector of "
+                                       "scales (diag_pre_multiply(tau, L)) is the usual way to write one");
   if (s.declType->lower) checkDataOnly(*s.declType->lower, "the lower bound of '" + s.name + "'", b);
   if (s.declType->upper) checkDataOnly(*s.declType->upper, "the upper bound of '" + s.name + "'", b);
   if (!s.exprs.empty()) {
@@ -476,7 +480,7 @@ const FunctionDef* Checker::userFunction(const std::string& name) const {
 void Checker::refuseConstraint(const TypeSyntax& ts, const std::string& where) {
   diags_.error(ts.span, std::string("'") + constraintKeyword(ts.constraint) +
                             "' is supported for parameters (the 'parameters', 'global' and 'local' blocks) only "
-                            "yet, not in the '" + where + "' block; declare a vector here");
+                            "yet, not in the '" + where + "' block; declare a " + elemKeyword(ts.elem) + " here");
 }
 
 void Checker::checkDecl(Stmt& s, BlockKind block) {

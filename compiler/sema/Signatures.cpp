@@ -350,6 +350,16 @@ std::vector<FunctionEntry> buildFunctions() {
                       }});
     fns.push_back({name, both});
   }
+  std::vector<Signature> quadFormDiag;
+  for (const P vector : {P::Vector, P::RowVector})
+    quadFormDiag.push_back({{P::Matrix, vector}, [](const CallArgs& a) {
+                              a.sizes.requireEqual(a.types[0].rows, a.types[0].cols,
+                                                   "the matrix of 'quad_form_diag' is not square");
+                              a.sizes.requireEqual(*length1D(a.types[1]), a.types[0].rows,
+                                                   "the vector and the matrix of 'quad_form_diag' differ in size");
+                              return Type::matrix(a.types[0].rows, a.types[0].cols);
+                            }});
+  fns.push_back({"quad_form_diag", quadFormDiag});
   // log(theta * exp(lp1) + (1 - theta) * exp(lp2)), a two-component mixture on the log scale.
   fns.push_back({"log_mix", {{{P::Real, P::Real, P::Real}, returns(Type::realScalar())}}});
   fns.push_back({"to_vector",

@@ -1,5 +1,5 @@
-// append_row, append_col, cumulative_sum, diag_pre_multiply, diag_post_multiply and rep_matrix of a
-// vector in generated code: each model equals the same model
+// append_row, append_col, cumulative_sum, diag_pre_multiply, diag_post_multiply, quad_form_diag and
+// rep_matrix of a vector in generated code: each model equals the same model
 // written with literals and indexing (value and gradient), and its gradients match finite
 // differences. Covers reals with vectors, vectors with vectors, row_vectors and matrices stacked
 // by rows, and vectors and matrices side by side.
@@ -42,6 +42,10 @@ const ConcatCase kConcatCases[] = {
      "target += sum([[X[1, 1] * exp(beta[1]), X[2, 1] * exp(beta[1])], [X[1, 2] * exp(beta[2]), X[2, 2] * exp(beta[2])],"
      " [X[1, 3] * exp(beta[3]), X[2, 3] * exp(beta[3])]] .* X')"
      " + (X[1, 1] + X[2, 1]) * beta[1] + (X[1, 2] + X[2, 2]) * beta[2] + (X[1, 3] + X[2, 3]) * beta[3];"},
+    // X * X' is 2 x 2: its element (i, j) times v[i] v[j], with v = exp(beta[1:2]).
+    {"quad_form_diag", "target += sum(quad_form_diag(X * X', exp(beta[1:2])) .* (X * X'));",
+     "target += exp(2 * beta[1]) * square(dot_self(X[1])) + exp(2 * beta[2]) * square(dot_self(X[2]))"
+     " + 2 * exp(beta[1] + beta[2]) * square(dot_product(X[1], X[2]));"},
     {"rep_matrix_of_vectors", "target += sum(rep_matrix(beta, 2) .* X') + sum(rep_matrix(exp(beta'), 2) .* X);",
      "target += sum(X[1] .* beta') + sum(X[2] .* beta') + sum(X[1] .* exp(beta')) + sum(X[2] .* exp(beta'));"},
 };
