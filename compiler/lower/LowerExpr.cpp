@@ -291,6 +291,34 @@ ValueId FunctionLowerer::call(const Expr& e) {
     const VType tm = f_.at(m).type;
     return kernel("ew_mul", tm, {m, repeated(v, pre, tm.dims[pre ? 1 : 0])});
   }
+  // gp_exp_quad_cov(x, alpha, rho)[i, j] = alpha^2 exp(-(x_i - x_j)^2 / (2 rho^2)), and with two
+  // point sets x1, x2 the cross-covariance. The differences come from x repeated across columns
+  // minus x' repeated across rows (never from x_i^2 + x_j^2 - 2 x_i x_j, which cancels).
+  if (fn == "gp_exp_quad_cov") {
+    const bool cross = e.args.size() == 4;
+    const ValueId x1 = realValue(*e.args[0]), x2 = cross ? realValue(*e.args[1]) : x1;
+    const ValueId alpha = realValue(*e.args[cross ? 2 : 1]), rho = realValue(*e.args[cross ? 3 : 2]);
+    const ValueId n1 = f_.at(x1).type.dims[0], n2 = f_.at(x2).type.dims[0];
+    const VType t{Elem::Real, 2, {n1, n2, ir::kNone, ir::kNone}};
+    const ValueId diff = kernel("ew_sub", t, {repeated(x1, true, n2), repeated(x2, false, n1)});
+    Inst minusHalf{Op::ConstReal, realScalar()};
+    minusHalf.fimm = -0.5;
+    const ValueId factor = kernel("ew_div", realScalar(), {add(minusHalf), kernel("ew_mul", realScalar(), {rho, rho})});
+    const ValueId exponent = kernel("ew_mul", t, {kernel("ew_mul", t, {diff, diff}), factor});
+    return kernel("ew_mul", t, {kernel("exp", t, {exponent}), kernel("ew_mul", realScalar(), {alpha, alpha})});
+  }
+  if (fn == "diag_matrix" || fn == "identity_matrix") {
+    ValueId v;
+    if (fn == "diag_matrix") {
+      v = realValue(*e.args[0]);
+    } else {
+      Inst one{Op::ConstReal, realScalar()};
+      one.fimm = 1.0;
+      v = kernel("fill", VType{Elem::Real, 1, {intExpr(*e.args[0]), ir::kNone, ir::kNone, ir::kNone}}, {add(one)});
+    }
+    const ValueId n = f_.at(v).type.dims[0];
+    return kernel("diag_matrix", VType{Elem::Real, 2, {n, n, ir::kNone, ir::kNone}}, {v});
+  }
   if (fn == "quad_form_diag") {  // diag(v) * M * diag(v)
     const ValueId m = realValue(*e.args[0]), v = realValue(*e.args[1]);
     const VType tm = f_.at(m).type;

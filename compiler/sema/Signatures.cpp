@@ -360,6 +360,19 @@ std::vector<FunctionEntry> buildFunctions() {
                               return Type::matrix(a.types[0].rows, a.types[0].cols);
                             }});
   fns.push_back({"quad_form_diag", quadFormDiag});
+  fns.push_back({"cholesky_decompose", {{{P::Matrix}, [](const CallArgs& a) {
+                                           a.sizes.requireEqual(a.types[0].rows, a.types[0].cols,
+                                                                "the matrix of 'cholesky_decompose' is not square");
+                                           return a.types[0];
+                                         }}}});
+  fns.push_back({"diag_matrix", {{{P::Vector}, [](const CallArgs& a) { return Type::matrix(a.types[0].rows, a.types[0].rows); }}}});
+  fns.push_back({"identity_matrix", {{{P::Int}, [](const CallArgs& a) { return Type::matrix(a.asSize[0], a.asSize[0]); }}}});
+  // The squared exponential covariance of one set of points (n x n), or between two (n1 x n2).
+  fns.push_back({"gp_exp_quad_cov",
+                 {{{P::Reals1D, P::Real, P::Real},
+                   [](const CallArgs& a) { return Type::matrix(*length1D(a.types[0]), *length1D(a.types[0])); }},
+                  {{P::Reals1D, P::Reals1D, P::Real, P::Real},
+                   [](const CallArgs& a) { return Type::matrix(*length1D(a.types[0]), *length1D(a.types[1])); }}}});
   // log(theta * exp(lp1) + (1 - theta) * exp(lp2)), a two-component mixture on the log scale.
   fns.push_back({"log_mix", {{{P::Real, P::Real, P::Real}, returns(Type::realScalar())}}});
   fns.push_back({"to_vector",

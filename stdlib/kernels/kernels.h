@@ -161,6 +161,12 @@ void pvi_softmax(int64_t n, const double *x, double *out);
 void pvi_softmax_grad(int64_t n, const double *x, const double *out, const double *g_out, double *g_x);
 void pvi_log_softmax(int64_t n, const double *x, double *out);
 void pvi_log_softmax_grad(int64_t n, const double *x, const double *out, const double *g_out, double *g_x);
+/* k x k matrices, n = k^2 (linalg/cholesky_decompose.cpp): the lower Cholesky factor (NaN unless
+ * positive definite; the gradient is symmetric), and diag_matrix of a vector of k. */
+void pvi_cholesky_decompose(int64_t n, const double *A, double *out);
+void pvi_cholesky_decompose_grad(int64_t n, const double *A, const double *out, const double *g_out, double *g_A);
+void pvi_diag_matrix(int64_t n, const double *v, double *out);
+void pvi_diag_matrix_grad(int64_t n, const double *v, const double *out, const double *g_out, double *g_v);
 
 /* --- linear algebra (linalg/), column-major, accumulate into non-null gradients ------------- */
 double pvi_dot(int64_t n, const double *a, const double *b);

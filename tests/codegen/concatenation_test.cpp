@@ -1,5 +1,6 @@
-// append_row, append_col, cumulative_sum, diag_pre_multiply, diag_post_multiply, quad_form_diag and
-// rep_matrix of a vector in generated code: each model equals the same model
+// append_row, append_col, cumulative_sum, diag_pre_multiply, diag_post_multiply, quad_form_diag,
+// gp_exp_quad_cov, cholesky_decompose, diag_matrix, identity_matrix and rep_matrix of a vector in
+// generated code: each model equals the same model
 // written with literals and indexing (value and gradient), and its gradients match finite
 // differences. Covers reals with vectors, vectors with vectors, row_vectors and matrices stacked
 // by rows, and vectors and matrices side by side.
@@ -46,6 +47,18 @@ const ConcatCase kConcatCases[] = {
     {"quad_form_diag", "target += sum(quad_form_diag(X * X', exp(beta[1:2])) .* (X * X'));",
      "target += exp(2 * beta[1]) * square(dot_self(X[1])) + exp(2 * beta[2]) * square(dot_self(X[2]))"
      " + 2 * exp(beta[1] + beta[2]) * square(dot_product(X[1], X[2]));"},
+    {"gp_exp_quad_cov", "target += sum(gp_exp_quad_cov(w4, exp(alpha), exp(beta[1])) .* (w4 * w4'));",
+     "for (i in 1:4) for (j in 1:4)"
+     " target += square(exp(alpha)) * exp(-square(w4[i] - w4[j]) / (2 * square(exp(beta[1])))) * w4[i] * w4[j];"},
+    {"gp_exp_quad_cov_between_two_sets", "target += sum(gp_exp_quad_cov(w4, X[1], exp(alpha), exp(beta[2])));",
+     "for (i in 1:4) for (j in 1:3)"
+     " target += square(exp(alpha)) * exp(-square(w4[i] - X[1, j]) / (2 * square(exp(beta[2]))));"},
+    // A Gaussian process: the Cholesky route equals the covariance route.
+    {"cholesky_decompose",
+     "target += multi_normal_cholesky_lpdf(w4 | rep_vector(0, 4), cholesky_decompose(gp_exp_quad_cov(w4, exp(alpha),"
+     " exp(beta[1])) + diag_matrix(rep_vector(exp(beta[2]), 4)) + 0.1 * identity_matrix(4)));",
+     "target += multi_normal_lpdf(w4 | rep_vector(0, 4), gp_exp_quad_cov(w4, exp(alpha), exp(beta[1]))"
+     " + diag_matrix(rep_vector(exp(beta[2]), 4)) + 0.1 * identity_matrix(4));"},
     {"rep_matrix_of_vectors", "target += sum(rep_matrix(beta, 2) .* X') + sum(rep_matrix(exp(beta'), 2) .* X);",
      "target += sum(X[1] .* beta') + sum(X[2] .* beta') + sum(X[1] .* exp(beta')) + sum(X[2] .* exp(beta'));"},
 };

@@ -1093,6 +1093,66 @@ std::vector<double> randomMatrix(Rng& g, int64_t r, int64_t c) { return randomVe
 void addLinearAlgebra(std::vector<Entry>& t) {
   {
     Entry e;
+    e.name = "cholesky_decompose";
+    e.kind = Kind::Function;
+    e.symbols = {"pvi_cholesky_decompose", "pvi_cholesky_decompose_grad"};
+    ArgSpec A = real("A");
+    A.fd = Fd::Symmetric;  // the gradient over a symmetric A is symmetric
+    e.args = {A};
+    e.value = [](const Point& p) {
+      std::vector<double> out(p[0].r.size());
+      pvi_cholesky_decompose(static_cast<int64_t>(out.size()), p[0].r.data(), out.data());
+      return out;
+    };
+    e.grad = [](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
+      std::vector<double> out(p[0].r.size());
+      const auto n = static_cast<int64_t>(out.size());
+      pvi_cholesky_decompose(n, p[0].r.data(), out.data());
+      pvi_cholesky_decompose_grad(n, p[0].r.data(), out.data(), seed.data(), g[0]);
+      return std::nullopt;
+    };
+    // Eigen's LLT in long double.
+    e.reference = [](const Point& p) {
+      const auto k = static_cast<Eigen::Index>(std::llround(std::sqrt(static_cast<double>(p[0].r.size()))));
+      const MatLD L = toMat(p[0].r, k).llt().matrixL();
+      return flat(L);
+    };
+    e.random = [](Rng& g) {
+      const int64_t k = g.integer(1, 6);
+      return Point{Rv(randomCovariance(g, k))};
+    };
+    e.edges = {{Rv({4.0})}, {Rv({1.0, 0.999, 0.999, 1.0})}, {Rv({1e4, 1.0, 1.0, 1e-4 + 1e-8})}};
+    t.push_back(e);
+  }
+  {
+    Entry e;
+    e.name = "diag_matrix";
+    e.kind = Kind::Function;
+    e.symbols = {"pvi_diag_matrix", "pvi_diag_matrix_grad"};
+    e.args = {real("v")};
+    e.value = [](const Point& p) {
+      const std::size_t k = p[0].r.size();
+      std::vector<double> out(k * k);
+      pvi_diag_matrix(static_cast<int64_t>(k * k), p[0].r.data(), out.data());
+      return out;
+    };
+    e.grad = [](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
+      const std::size_t k = p[0].r.size();
+      pvi_diag_matrix_grad(static_cast<int64_t>(k * k), p[0].r.data(), nullptr, seed.data(), g[0]);
+      return std::nullopt;
+    };
+    e.reference = [](const Point& p) {
+      const auto k = static_cast<Eigen::Index>(p[0].r.size());
+      MatLD m = MatLD::Zero(k, k);
+      for (Eigen::Index i = 0; i < k; ++i) m(i, i) = p[0].r[static_cast<std::size_t>(i)];
+      return flat(m);
+    };
+    e.random = [](Rng& g) { return Point{Rv(randomVector(g, g.integer(1, 6), 1.0))}; };
+    e.edges = {{Rv({})}, {Rv({1e300, -1e-300})}};
+    t.push_back(e);
+  }
+  {
+    Entry e;
     e.name = "dot";
     e.kind = Kind::Function;
     e.symbols = {"pvi_dot", "pvi_dot_grad"};
