@@ -12,7 +12,7 @@ std::vector<KernelOp> build() {
     ops.push_back({name, conv, "pvi_" + symbol, "pvi_" + symbol + "_grad", std::move(ints)});
   };
   // Densities: the variate first, then the parameters; `true` marks int arguments.
-  for (const char* d : {"normal", "lognormal", "cauchy", "logistic", "gamma", "inv_gamma", "beta", "uniform"})
+  for (const char* d : {"normal", "lognormal", "cauchy", "logistic", "gamma", "inv_gamma", "weibull", "beta", "uniform"})
     add(std::string(d) + "_lpdf", CallConv::Density, std::string(d) + "_lpdf", {false, false, false});
   add("std_normal_lpdf", CallConv::Density, "std_normal_lpdf", {false});
   add("exponential_lpdf", CallConv::Density, "exponential_lpdf", {false, false});
@@ -31,7 +31,8 @@ std::vector<KernelOp> build() {
 
   for (const char* f : {"exp", "log", "log1p", "expm1", "log1m", "lgamma", "digamma", "inv_logit", "log_inv_logit",
                         "log1m_inv_logit", "logit", "sqrt", "square", "tanh", "abs", "relu", "inv", "softmax",
-                        "log_softmax", "neg", "log10", "cumulative_sum", "cholesky_decompose", "diag_matrix"})
+                        "log_softmax", "neg", "log10", "cumulative_sum", "cholesky_decompose", "diag_matrix",
+                        "multiply_lower_tri_self_transpose"})
     add(f, CallConv::Unary, f);
   for (const char* f : {"add", "sub", "mul", "div", "pow"}) add(std::string("ew_") + f, CallConv::EwBinary, std::string("ew_") + f);
   for (const char* f : {"pow", "fmax", "fmin"}) add(std::string(f) + "2", CallConv::ScalarBinary, f);
@@ -76,7 +77,7 @@ std::vector<RngOp> buildRng() {
     ops.push_back({dist + "_rng", conv, "pvi_" + dist + "_rng", std::move(ints), intResult, vectorResult});
   };
   using C = RngConv;
-  for (const char* d : {"normal", "lognormal", "cauchy", "logistic", "gamma", "inv_gamma", "beta", "uniform"})
+  for (const char* d : {"normal", "lognormal", "cauchy", "logistic", "gamma", "inv_gamma", "weibull", "beta", "uniform"})
     add(d, C::Vectorised, {false, false}, false);
   add("std_normal", C::Vectorised, {}, false);
   add("exponential", C::Vectorised, {false}, false);

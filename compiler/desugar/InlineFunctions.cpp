@@ -5,6 +5,7 @@
 #include <set>
 
 #include "compiler/ast/AstClone.hpp"
+#include "compiler/ast/AstWalk.hpp"
 #include "compiler/sema/Signatures.hpp"
 
 namespace pvi {
@@ -66,26 +67,6 @@ StmtPtr assignStmt(const std::string& name, ExprPtr value, Span span) {
   s->exprs.push_back(nameExpr(name, span));
   s->exprs.push_back(std::move(value));
   return s;
-}
-
-template <class F>
-void forEachExpr(Stmt& s, F&& f) {
-  if (s.declType) {
-    for (ExprPtr& d : s.declType->arrayDims) f(d);
-    for (ExprPtr& d : s.declType->elemDims) f(d);
-    if (s.declType->lower) f(s.declType->lower);
-    if (s.declType->upper) f(s.declType->upper);
-  }
-  for (ExprPtr& e : s.exprs) f(e);
-}
-
-template <class E, class F>  // E: Expr or const Expr
-void forEachSubExpr(E& e, F&& f) {
-  for (auto& a : e.args) f(a);
-  for (auto& i : e.indices) {
-    if (i.lo) f(i.lo);
-    if (i.hi) f(i.hi);
-  }
 }
 
 class Inliner {

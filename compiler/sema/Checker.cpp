@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "compiler/sema/Check.hpp"
+#include "compiler/desugar/IndexingFunctions.hpp"
 #include "compiler/desugar/InlineFunctions.hpp"
 #include "compiler/desugar/TransformedBlocks.hpp"
 #include "compiler/sema/Checker.hpp"
@@ -103,6 +104,7 @@ CheckedProgram checkProgram(Program program, Diagnostics& diags) {
   out.program = std::move(program);
   // Functions first: a transformed block's copies then carry the inlined statements, and an _lp
   // function's densities in transformed parameters reach the model block's copy only.
+  rewriteIndexingFunctions(out.program);
   inlineFunctions(out.program, diags);
   inlineTransformedBlocks(out.program, diags);
   Checker(out, diags).run();

@@ -360,11 +360,20 @@ std::vector<FunctionEntry> buildFunctions() {
                               return Type::matrix(a.types[0].rows, a.types[0].cols);
                             }});
   fns.push_back({"quad_form_diag", quadFormDiag});
-  fns.push_back({"cholesky_decompose", {{{P::Matrix}, [](const CallArgs& a) {
-                                           a.sizes.requireEqual(a.types[0].rows, a.types[0].cols,
-                                                                "the matrix of 'cholesky_decompose' is not square");
-                                           return a.types[0];
-                                         }}}});
+  // Indexing under other names: calls with these arguments are rewritten as slices before the
+  // checker runs (compiler/desugar/IndexingFunctions.hpp); the entries give the checker their
+  // signatures for calls with other arguments.
+  fns.push_back({"sub_col", {{{P::Matrix, P::Int, P::Int, P::Int}, [](const CallArgs& a) { return Type::vector(a.asSize[3]); }}}});
+  fns.push_back(
+      {"sub_row", {{{P::Matrix, P::Int, P::Int, P::Int}, [](const CallArgs& a) { return Type::rowVector(a.asSize[3]); }}}});
+  fns.push_back({"segment", {{{P::Vector, P::Int, P::Int}, [](const CallArgs& a) { return Type::vector(a.asSize[2]); }}}});
+  for (const char* f : {"head", "tail"})
+    fns.push_back({f, {{{P::Vector, P::Int}, [](const CallArgs& a) { return Type::vector(a.asSize[1]); }}}});
+  for (const char* f : {"cholesky_decompose", "multiply_lower_tri_self_transpose"})
+    fns.push_back({f, {{{P::Matrix}, [name = std::string(f)](const CallArgs& a) {
+                         a.sizes.requireEqual(a.types[0].rows, a.types[0].cols, "the matrix of '" + name + "' is not square");
+                         return a.types[0];
+                       }}}});
   fns.push_back({"diag_matrix", {{{P::Vector}, [](const CallArgs& a) { return Type::matrix(a.types[0].rows, a.types[0].rows); }}}});
   fns.push_back({"identity_matrix", {{{P::Int}, [](const CallArgs& a) { return Type::matrix(a.asSize[0], a.asSize[0]); }}}});
   // The squared exponential covariance of one set of points (n x n), or between two (n1 x n2).
@@ -410,6 +419,7 @@ std::vector<DistributionEntry> buildDistributions() {
   cont("logistic", {"mu", "sigma"});
   cont("exponential", {"beta"});
   cont("gamma", {"alpha", "beta"});
+  cont("weibull", {"alpha", "sigma"});
   cont("inv_gamma", {"alpha", "beta"});
   cont("beta", {"alpha", "beta"});
   cont("uniform", {"alpha", "beta"});

@@ -54,6 +54,9 @@ double pvi_exponential_lpdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(beta), d
 double pvi_gamma_lpdf(int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(beta));
 double pvi_gamma_lpdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(beta), double *g_y, double *g_alpha,
                            double *g_beta);
+double pvi_weibull_lpdf(int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(sigma));
+double pvi_weibull_lpdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(sigma), double *g_y, double *g_alpha,
+                             double *g_sigma);
 double pvi_inv_gamma_lpdf(int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(beta));
 double pvi_inv_gamma_lpdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(beta), double *g_y,
                                double *g_alpha, double *g_beta);
@@ -167,6 +170,9 @@ void pvi_cholesky_decompose(int64_t n, const double *A, double *out);
 void pvi_cholesky_decompose_grad(int64_t n, const double *A, const double *out, const double *g_out, double *g_A);
 void pvi_diag_matrix(int64_t n, const double *v, double *out);
 void pvi_diag_matrix_grad(int64_t n, const double *v, const double *out, const double *g_out, double *g_v);
+void pvi_multiply_lower_tri_self_transpose(int64_t n, const double *x, double *out);
+void pvi_multiply_lower_tri_self_transpose_grad(int64_t n, const double *x, const double *out, const double *g_out,
+                                                double *g_x);
 
 /* --- linear algebra (linalg/), column-major, accumulate into non-null gradients ------------- */
 double pvi_dot(int64_t n, const double *a, const double *b);

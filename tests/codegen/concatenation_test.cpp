@@ -1,6 +1,6 @@
 // append_row, append_col, cumulative_sum, diag_pre_multiply, diag_post_multiply, quad_form_diag,
-// gp_exp_quad_cov, cholesky_decompose, diag_matrix, identity_matrix and rep_matrix of a vector in
-// generated code: each model equals the same model
+// gp_exp_quad_cov, cholesky_decompose, diag_matrix, identity_matrix, rep_matrix of a vector and the
+// indexing functions (sub_col, sub_row, segment, head, tail) in generated code: each model equals the same model
 // written with literals and indexing (value and gradient), and its gradients match finite
 // differences. Covers reals with vectors, vectors with vectors, row_vectors and matrices stacked
 // by rows, and vectors and matrices side by side.
@@ -59,6 +59,11 @@ const ConcatCase kConcatCases[] = {
      " exp(beta[1])) + diag_matrix(rep_vector(exp(beta[2]), 4)) + 0.1 * identity_matrix(4)));",
      "target += multi_normal_lpdf(w4 | rep_vector(0, 4), gp_exp_quad_cov(w4, exp(alpha), exp(beta[1]))"
      " + diag_matrix(rep_vector(exp(beta[2]), 4)) + 0.1 * identity_matrix(4));"},
+    {"indexing_functions",
+     "target += sum(sub_col(X, 1, 2, 2)) + sum(sub_row(X, 2, 2, 2)) + dot_product(segment(beta, 2, 2), head(w4, 2))"
+     " + dot_product(tail(beta, 2), tail(w4, 2));",
+     "target += X[1, 2] + X[2, 2] + X[2, 2] + X[2, 3] + beta[2] * w4[1] + beta[3] * w4[2]"
+     " + beta[2] * w4[3] + beta[3] * w4[4];"},
     {"rep_matrix_of_vectors", "target += sum(rep_matrix(beta, 2) .* X') + sum(rep_matrix(exp(beta'), 2) .* X);",
      "target += sum(X[1] .* beta') + sum(X[2] .* beta') + sum(X[1] .* exp(beta')) + sum(X[2] .* exp(beta'));"},
 };

@@ -9,6 +9,7 @@
 #include <boost/math/distributions/bernoulli.hpp>
 #include <boost/math/distributions/beta.hpp>
 #include <boost/math/distributions/binomial.hpp>
+#include <boost/math/distributions/weibull.hpp>
 #include <boost/math/distributions/cauchy.hpp>
 #include <boost/math/distributions/exponential.hpp>
 #include <boost/math/distributions/gamma.hpp>
@@ -198,6 +199,24 @@ void addDensities(std::vector<Entry>& t) {
     e.random = [](Rng& g) { return Point{R(g.logUni(0.01, 20)), R(g.logUni(0.2, 20)), R(g.logUni(0.1, 10))}; };
     e.edges = {{R(1e-300), R(0.01), R(1)}, {R(1e6), R(1e6), R(1)},   {R(2), R(1e-8), R(1)},
                {R(1e-5), R(3), R(1e5)},    {R(1e200), R(2), R(1e-200)}, {R(1e3), R(1), R(1)}};
+    e.outside = {{R(0), R(1), R(1)},  {R(-1), R(2), R(1)}, {R(1), R(0), R(1)},
+                 {R(1), R(-1), R(1)}, {R(1), R(1), R(0)},  {R(1), R(1), R(-1)}};
+    t.push_back(e);
+  }
+  {
+    Entry e = density<Rl, Rl, Rl>("weibull", KPAIR(pvi_weibull_lpdf),
+                                  {real("y", Step::Rel), real("alpha", Step::Rel), real("sigma", Step::Rel)});
+    // Boost's weibull_distribution(shape, scale) is Stan's weibull(alpha, sigma).
+    e.reference = [](const Point& p) {
+      return std::vector<LD>{logPdfLD(bm::weibull_distribution<LD>(r0(p, 1), r0(p, 2)), r0(p, 0))};
+    };
+    // y = t sigma with t^alpha <= 3^5: Boost's density itself (not its log) stays above long
+    // double's smallest number.
+    e.random = [](Rng& g) {
+      const double alpha = g.logUni(0.2, 5), sigma = g.logUni(0.1, 10);
+      return Point{R(g.logUni(0.05, 3) * sigma), R(alpha), R(sigma)};
+    };
+    e.edges = {{R(1e-300), R(1), R(1)}, {R(1e-5), R(0.5), R(2)}, {R(50), R(3), R(10)}, {R(1), R(1), R(1)}};
     e.outside = {{R(0), R(1), R(1)},  {R(-1), R(2), R(1)}, {R(1), R(0), R(1)},
                  {R(1), R(-1), R(1)}, {R(1), R(1), R(0)},  {R(1), R(1), R(-1)}};
     t.push_back(e);
@@ -1122,6 +1141,35 @@ void addLinearAlgebra(std::vector<Entry>& t) {
       return Point{Rv(randomCovariance(g, k))};
     };
     e.edges = {{Rv({4.0})}, {Rv({1.0, 0.999, 0.999, 1.0})}, {Rv({1e4, 1.0, 1.0, 1e-4 + 1e-8})}};
+    t.push_back(e);
+  }
+  {
+    Entry e;
+    e.name = "multiply_lower_tri_self_transpose";
+    e.kind = Kind::Function;
+    e.symbols = {"pvi_multiply_lower_tri_self_transpose", "pvi_multiply_lower_tri_self_transpose_grad"};
+    e.args = {real("x")};
+    e.value = [](const Point& p) {
+      std::vector<double> out(p[0].r.size());
+      pvi_multiply_lower_tri_self_transpose(static_cast<int64_t>(out.size()), p[0].r.data(), out.data());
+      return out;
+    };
+    e.grad = [](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
+      pvi_multiply_lower_tri_self_transpose_grad(static_cast<int64_t>(p[0].r.size()), p[0].r.data(), nullptr,
+                                                 seed.data(), g[0]);
+      return std::nullopt;
+    };
+    // The lower triangle (the upper one is ignored) times its transpose, in long double.
+    e.reference = [](const Point& p) {
+      const auto k = static_cast<Eigen::Index>(std::llround(std::sqrt(static_cast<double>(p[0].r.size()))));
+      const MatLD T = toMat(p[0].r, k).triangularView<Eigen::Lower>();
+      return flat(T * T.transpose());
+    };
+    e.random = [](Rng& g) {
+      const int64_t k = g.integer(1, 6);
+      return Point{Rv(randomMatrix(g, k, k))};
+    };
+    e.edges = {{Rv({})}, {Rv({-2.0})}, {Rv({1.0, 0.5, 7.0, 2.0})}};
     t.push_back(e);
   }
   {

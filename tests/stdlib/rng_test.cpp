@@ -24,6 +24,7 @@
 #include <boost/math/distributions/exponential.hpp>
 #include <boost/math/distributions/gamma.hpp>
 #include <boost/math/distributions/inverse_gamma.hpp>
+#include <boost/math/distributions/weibull.hpp>
 #include <boost/math/distributions/logistic.hpp>
 #include <boost/math/distributions/lognormal.hpp>
 #include <boost/math/distributions/negative_binomial.hpp>
@@ -145,6 +146,8 @@ std::vector<Continuous> continuousCases() {
        [](double x) { return bm::cdf(bm::gamma_distribution<>(0.3, 1.0 / 0.7), x); }},
       {"pvi_inv_gamma_rng", wrap(pvi_inv_gamma_rng), {2.5, 1.5},
        [](double x) { return bm::cdf(bm::inverse_gamma_distribution<>(2.5, 1.5), x); }},
+      {"pvi_weibull_rng", wrap(pvi_weibull_rng), {1.7, 2.5},
+       [](double x) { return bm::cdf(bm::weibull_distribution<>(1.7, 2.5), x); }},
       {"pvi_beta_rng", wrap(pvi_beta_rng), {2.0, 5.0}, [](double x) { return bm::cdf(bm::beta_distribution<>(2.0, 5.0), x); }},
       // Small shapes: the draws are made in logs (x / (x + y) of gamma draws would underflow).
       {"pvi_beta_rng", wrap(pvi_beta_rng), {0.1, 0.3}, [](double x) { return bm::cdf(bm::beta_distribution<>(0.1, 0.3), x); }},
@@ -332,6 +335,7 @@ TEST(RngDomain, AnArgumentOutsideTheDomainNamesItsElement) {
       {"pvi_exponential_rng", wrap(pvi_exponential_rng), {1}, {scale}},
       {"pvi_gamma_rng", wrap(pvi_gamma_rng), {1, 1}, {scale, scale}},
       {"pvi_inv_gamma_rng", wrap(pvi_inv_gamma_rng), {1, 1}, {scale, scale}},
+      {"pvi_weibull_rng", wrap(pvi_weibull_rng), {1, 1}, {scale, scale}},
       {"pvi_beta_rng", wrap(pvi_beta_rng), {1, 1}, {scale, scale}},
       {"pvi_uniform_rng", wrap(pvi_uniform_rng), {0, 1}, {{inf, nan, 1.0, 2.0}, {inf, nan, 0.0, -1.0}}},
       {"pvi_bernoulli_rng", wrap(pvi_bernoulli_rng), {0.5}, {prob}},

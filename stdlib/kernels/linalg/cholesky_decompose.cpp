@@ -1,4 +1,4 @@
-// cholesky_decompose(A) and diag_matrix(v), as element-wise-convention kernels (n = k^2 outputs,
+// cholesky_decompose(A), diag_matrix(v) and multiply_lower_tri_self_transpose(x), as element-wise-convention kernels (n = k^2 outputs,
 // column-major).
 //
 // cholesky_decompose: L lower triangular with L L' = A, from A's lower triangle (A symmetric
@@ -7,6 +7,7 @@
 // L^-T), Phi the lower triangle with its diagonal halved,
 //   Abar = L^-T Phi(L' Lbar) L^-1  (Lbar the adjoint of L's lower triangle),
 // added symmetrised, (Abar + Abar') / 2, as the gradient over a symmetric A.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -63,4 +64,28 @@ extern "C" void pvi_diag_matrix_grad(int64_t n, const double*, const double*, co
   if (g_v == nullptr) return;
   const int64_t k = orderOf(n);
   for (int64_t i = 0; i < k; ++i) g_v[i] += g_out[i + i * k];
+}
+
+// multiply_lower_tri_self_transpose(x) = T T', T the lower triangle of x (diagonal included).
+// Gradient: with G the adjoint of the product, Tbar = (G + G') T, kept on the lower triangle.
+extern "C" void pvi_multiply_lower_tri_self_transpose(int64_t n, const double* x, double* out) {
+  const int64_t k = orderOf(n);
+  for (int64_t j = 0; j < k; ++j)
+    for (int64_t i = 0; i < k; ++i) {
+      double s = 0.0;
+      for (int64_t m = 0; m <= std::min(i, j); ++m) s += x[i + m * k] * x[j + m * k];
+      out[i + j * k] = s;
+    }
+}
+
+extern "C" void pvi_multiply_lower_tri_self_transpose_grad(int64_t n, const double* x, const double*,
+                                                           const double* g_out, double* g_x) {
+  if (g_x == nullptr) return;
+  const int64_t k = orderOf(n);
+  for (int64_t m = 0; m < k; ++m)  // column m of T
+    for (int64_t i = m; i < k; ++i) {
+      double s = 0.0;  // ((G + G') T)(i, m) = sum_j (G(i, j) + G(j, i)) T(j, m), T(j, m) = 0 for j < m
+      for (int64_t j = m; j < k; ++j) s += (g_out[i + j * k] + g_out[j + i * k]) * x[j + m * k];
+      g_x[i + m * k] += s;
+    }
 }

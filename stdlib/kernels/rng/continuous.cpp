@@ -6,6 +6,7 @@
 #include <boost/random/lognormal_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/student_t_distribution.hpp>
+#include <boost/random/weibull_distribution.hpp>
 
 #include "stdlib/kernels/rng/engine.hpp"
 
@@ -95,6 +96,14 @@ extern "C" int64_t pvi_gamma_rng(pvi_rng* rng, int64_t n, const double* alpha, i
                                  int64_t s_beta, double* out) {
   return positivePair(rng, n, alpha, s_alpha, beta, s_beta, out, [](Engine& e, double a, double b) {
     return boost::random::gamma_distribution<double>(a, 1.0 / b)(e);
+  });
+}
+
+// Shape alpha, scale sigma: sigma (-log U)^(1 / alpha), by Boost's weibull_distribution(a, b).
+extern "C" int64_t pvi_weibull_rng(pvi_rng* rng, int64_t n, const double* alpha, int64_t s_alpha,
+                                   const double* sigma, int64_t s_sigma, double* out) {
+  return positivePair(rng, n, alpha, s_alpha, sigma, s_sigma, out, [](Engine& e, double a, double s) {
+    return boost::random::weibull_distribution<double>(a, s)(e);
   });
 }
 

@@ -40,6 +40,7 @@ int64_t pvi_logistic_rng(pvi_rng *rng, int64_t n, PVI_RR(mu), PVI_RR(sigma), dou
 int64_t pvi_exponential_rng(pvi_rng *rng, int64_t n, PVI_RR(beta), double *out);
 int64_t pvi_gamma_rng(pvi_rng *rng, int64_t n, PVI_RR(alpha), PVI_RR(beta), double *out);
 int64_t pvi_inv_gamma_rng(pvi_rng *rng, int64_t n, PVI_RR(alpha), PVI_RR(beta), double *out);
+int64_t pvi_weibull_rng(pvi_rng *rng, int64_t n, PVI_RR(alpha), PVI_RR(sigma), double *out);
 int64_t pvi_beta_rng(pvi_rng *rng, int64_t n, PVI_RR(alpha), PVI_RR(beta), double *out);
 int64_t pvi_uniform_rng(pvi_rng *rng, int64_t n, PVI_RR(alpha), PVI_RR(beta), double *out);
 

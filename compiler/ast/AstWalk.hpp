@@ -1,0 +1,30 @@
+#pragma once
+// Visiting the expressions of the AST: the desugaring passes' shared traversal.
+#include "compiler/ast/Ast.hpp"
+
+namespace pvi {
+
+// f(ExprPtr&) on each expression a statement holds directly: its declared type's sizes and bounds,
+// then its own expressions (not those of nested statements).
+template <class F>
+void forEachExpr(Stmt& s, F&& f) {
+  if (s.declType) {
+    for (ExprPtr& d : s.declType->arrayDims) f(d);
+    for (ExprPtr& d : s.declType->elemDims) f(d);
+    if (s.declType->lower) f(s.declType->lower);
+    if (s.declType->upper) f(s.declType->upper);
+  }
+  for (ExprPtr& e : s.exprs) f(e);
+}
+
+// f on each direct subexpression: arguments, then index bounds.
+template <class E, class F>  // E: Expr or const Expr
+void forEachSubExpr(E& e, F&& f) {
+  for (auto& a : e.args) f(a);
+  for (auto& i : e.indices) {
+    if (i.lo) f(i.lo);
+    if (i.hi) f(i.hi);
+  }
+}
+
+}  // namespace pvi
