@@ -127,7 +127,8 @@ void substitute(ExprPtr& e, const std::map<std::string, ExprPtr>& values) {
 // Transformed data are computed in the model and generated blocks only (above), where a parameter
 // block cannot read them; but a scalar whose declaration initialises it by arithmetic over data
 // and such scalars, and that is never assigned again, equals that value everywhere. Its uses in
-// the sizes and bounds of the parameter blocks become copies of the value (with the earlier
+// the sizes and bounds of the parameter blocks (and of the top-level declarations of transformed
+// parameters and generated quantities, whose sizes the output needs) become copies of the value (with the earlier
 // scalars it reads substituted too). Other transformed data there remain errors (the checker's).
 void substituteConstantScalars(Program& program, const Block& data) {
   std::set<std::string> known, assigned;
@@ -152,7 +153,11 @@ void substituteConstantScalars(Program& program, const Block& data) {
   }
   if (values.empty()) return;
   for (Block& b : program.blocks) {
-    if (b.kind != BlockKind::Hyper && b.kind != BlockKind::Global && b.kind != BlockKind::Local) continue;
+    // The parameter blocks, and the declarations whose sizes the output layout needs from data:
+    // transformed parameters and generated quantities.
+    if (b.kind != BlockKind::Hyper && b.kind != BlockKind::Global && b.kind != BlockKind::Local &&
+        b.kind != BlockKind::TransformedParameters && b.kind != BlockKind::Generated)
+      continue;
     for (StmtPtr& s : b.stmts) {
       if (s->kind != StmtKind::Decl || !s->declType) continue;
       TypeSyntax& t = *s->declType;

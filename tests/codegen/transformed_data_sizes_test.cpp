@@ -1,7 +1,7 @@
 // Transformed data scalars that size and bound parameters (Stan's `int Kc = K - 1;` then
-// `vector[Kc] beta;`): the program equals the same program with the values written out, in its
-// dimension, its element names and its log density (value and gradient), and its gradients match
-// finite differences. A scalar assigned after its declaration is not a constant and stays refused.
+// `vector[Kc] beta;`), transformed parameters and generated quantities: the program equals the
+// same program with the values written out, in its dimension, its element names, its outputs and
+// its log density (value and gradient), and its gradients match finite differences. A scalar assigned after its declaration is not a constant and stays refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,11 +24,18 @@ parameters {
   array[twice] real<lower=floor_value> s;
   matrix[Kc, twice + 1] M;
 }
+transformed parameters {
+  vector[Kc] shifted = beta + floor_value;
+}
 model {
   beta ~ normal(0, 1);
   s ~ normal(floor_value + 1, 2);
   to_vector(M) ~ normal(0, 1);
   centred ~ normal(beta[1] + s[twice], 1);
+}
+generated quantities {
+  array[twice] real doubled;
+  for (i in 1:twice) doubled[i] = 2 * s[i];
 }
 )";
 
@@ -39,11 +46,18 @@ parameters {
   array[2 * (K - 1)] real<lower=lo * 2> s;
   matrix[K - 1, 2 * (K - 1) + 1] M;
 }
+transformed parameters {
+  vector[K - 1] shifted = beta + lo * 2;
+}
 model {
   beta ~ normal(0, 1);
   s ~ normal(lo * 2 + 1, 2);
   to_vector(M) ~ normal(0, 1);
   (y - mean(y)) ~ normal(beta[1] + s[2 * (K - 1)], 1);
+}
+generated quantities {
+  array[2 * (K - 1)] real doubled;
+  for (i in 1:(2 * (K - 1))) doubled[i] = 2 * s[i];
 }
 )";
 
@@ -59,6 +73,9 @@ TEST(TransformedDataSizes, EqualTheProgramWithTheValuesWrittenOut) {
   CompiledModel mb(b.jit->code(), b.lowered->info, shared, {});
   ASSERT_EQ(ma.globalDim(), 2u + 4u + 2u * 5u);
   EXPECT_EQ(ma.globalNames(), mb.globalNames());
+  // Transformed parameters and generated quantities sized by transformed data: the same outputs.
+  EXPECT_EQ(ma.generatedSharedLayout().elementNames(), mb.generatedSharedLayout().elementNames());
+  EXPECT_EQ(ma.generatedSharedLayout().elementNames().size(), 2u + 4u);
   EXPECT_EQ(a.lowered->info.globals[0].type, "vector[K - 1]");
   expectSamePriorFactor(ma, mb, rng, 3, 0.8);
   checkGradients(ma, rng);
