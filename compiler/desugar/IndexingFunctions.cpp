@@ -1,6 +1,7 @@
 #include "compiler/desugar/IndexingFunctions.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "compiler/ast/AstClone.hpp"
@@ -54,7 +55,7 @@ IndexSyntax slice(ExprPtr lo, ExprPtr hi, Span span) {
 class Rewriter {
  public:
   explicit Rewriter(const Program& p) {
-    for (const FunctionDef& f : p.functions) userDefined_.insert({f.name, true});
+    for (const FunctionDef& f : p.functions) userDefined_.insert(f.name);
   }
 
   void stmts(std::vector<StmtPtr>& list) {
@@ -101,7 +102,7 @@ class Rewriter {
     e = std::move(index);
   }
 
-  std::map<std::string, bool> userDefined_;
+  std::set<std::string> userDefined_;
 };
 
 }  // namespace

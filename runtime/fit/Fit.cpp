@@ -143,8 +143,10 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
     lo.names = model.globalNames();
     const federation::LaplaceStartReport start = federation::startAtLaplace(federation, lo);
     result.start = start.summary;
-    const std::vector<bool> proper = model.globalsWithProperPrior();
-    const bool withoutMaximum = start.improper && start.coordinate < proper.size() && proper[start.coordinate];
+    const bool withoutMaximum = start.improper && [&] {
+      const std::vector<bool> proper = model.globalsWithProperPrior();
+      return start.coordinate < proper.size() && proper[start.coordinate];
+    }();
     if (start.improper && !withoutMaximum) {  // no approximation of an improper posterior is a result
       result.usable = false;
       result.status = "the fit failed: " + start.summary;

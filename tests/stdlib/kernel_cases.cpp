@@ -206,16 +206,17 @@ void addDensities(std::vector<Entry>& t) {
   {
     Entry e = density<Rl, Rl, Rl>("weibull", KPAIR(pvi_weibull_lpdf),
                                   {real("y", Step::Rel), real("alpha", Step::Rel), real("sigma", Step::Rel)});
-    // Boost's weibull_distribution(shape, scale) is Stan's weibull(alpha, sigma).
+    // Boost's weibull_distribution(shape, scale) is Stan's weibull(alpha, sigma), in 50 digits. Far
+    // in the right tail (t^alpha of 1e10) even that density underflows; there the log density's
+    // closed form log(alpha / sigma) + (alpha - 1) log(t) - t^alpha, t = y / sigma, in 50 digits.
     e.reference = [](const Point& p) {
-      return std::vector<LD>{logPdfLD(bm::weibull_distribution<LD>(r0(p, 1), r0(p, 2)), r0(p, 0))};
+      const MP y = r0(p, 0), alpha = r0(p, 1), sigma = r0(p, 2);
+      const MP density = bm::pdf(bm::weibull_distribution<MP>(alpha, sigma), y);
+      if (density > 0) return std::vector<LD>{static_cast<LD>(log(density))};
+      const MP t = y / sigma;
+      return std::vector<LD>{static_cast<LD>(log(alpha / sigma) + (alpha - 1) * log(t) - pow(t, alpha))};
     };
-    // y = t sigma with t^alpha <= 3^5: Boost's density itself (not its log) stays above long
-    // double's smallest number.
-    e.random = [](Rng& g) {
-      const double alpha = g.logUni(0.2, 5), sigma = g.logUni(0.1, 10);
-      return Point{R(g.logUni(0.05, 3) * sigma), R(alpha), R(sigma)};
-    };
+    e.random = [](Rng& g) { return Point{R(g.logUni(0.01, 20)), R(g.logUni(0.2, 8)), R(g.logUni(0.1, 10))}; };
     e.edges = {{R(1e-300), R(1), R(1)}, {R(1e-5), R(0.5), R(2)}, {R(50), R(3), R(10)}, {R(1), R(1), R(1)}};
     e.outside = {{R(0), R(1), R(1)},  {R(-1), R(2), R(1)}, {R(1), R(0), R(1)},
                  {R(1), R(-1), R(1)}, {R(1), R(1), R(0)},  {R(1), R(1), R(-1)}};
@@ -1109,27 +1110,35 @@ MatLD colMajor(const std::vector<double>& v, int64_t r, int64_t c) {
 std::vector<LD> flat(const MatLD& m) { return std::vector<LD>(m.data(), m.data() + m.size()); }
 std::vector<double> randomMatrix(Rng& g, int64_t r, int64_t c) { return randomVector(g, r * c, 1.0); }
 
+// A k x k matrix to a k x k matrix by the element-wise convention (n = k^2): the gradient kernel gets
+// the value kernel's output.
+using MatrixValue = void (*)(int64_t, const double*, double*);
+using MatrixGrad = void (*)(int64_t, const double*, const double*, const double*, double*);
+Entry squareMatrixFunction(std::string name, const char* arg, std::string symbol, MatrixValue value, MatrixGrad grad) {
+  Entry e;
+  e.name = std::move(name);
+  e.kind = Kind::Function;
+  e.symbols = {symbol, symbol + "_grad"};
+  e.args = {real(arg)};
+  e.value = [value](const Point& p) {
+    std::vector<double> out(p[0].r.size());
+    value(static_cast<int64_t>(out.size()), p[0].r.data(), out.data());
+    return out;
+  };
+  e.grad = [value, grad](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
+    std::vector<double> out(p[0].r.size());
+    const auto n = static_cast<int64_t>(out.size());
+    value(n, p[0].r.data(), out.data());
+    grad(n, p[0].r.data(), out.data(), seed.data(), g[0]);
+    return std::nullopt;
+  };
+  return e;
+}
+
 void addLinearAlgebra(std::vector<Entry>& t) {
   {
-    Entry e;
-    e.name = "cholesky_decompose";
-    e.kind = Kind::Function;
-    e.symbols = {"pvi_cholesky_decompose", "pvi_cholesky_decompose_grad"};
-    ArgSpec A = real("A");
-    A.fd = Fd::Symmetric;  // the gradient over a symmetric A is symmetric
-    e.args = {A};
-    e.value = [](const Point& p) {
-      std::vector<double> out(p[0].r.size());
-      pvi_cholesky_decompose(static_cast<int64_t>(out.size()), p[0].r.data(), out.data());
-      return out;
-    };
-    e.grad = [](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
-      std::vector<double> out(p[0].r.size());
-      const auto n = static_cast<int64_t>(out.size());
-      pvi_cholesky_decompose(n, p[0].r.data(), out.data());
-      pvi_cholesky_decompose_grad(n, p[0].r.data(), out.data(), seed.data(), g[0]);
-      return std::nullopt;
-    };
+    Entry e = squareMatrixFunction("cholesky_decompose", "A", KPAIR(pvi_cholesky_decompose));
+    e.args[0].fd = Fd::Symmetric;  // the gradient over a symmetric A is symmetric
     // Eigen's LLT in long double.
     e.reference = [](const Point& p) {
       const auto k = static_cast<Eigen::Index>(std::llround(std::sqrt(static_cast<double>(p[0].r.size()))));
@@ -1144,21 +1153,7 @@ void addLinearAlgebra(std::vector<Entry>& t) {
     t.push_back(e);
   }
   {
-    Entry e;
-    e.name = "multiply_lower_tri_self_transpose";
-    e.kind = Kind::Function;
-    e.symbols = {"pvi_multiply_lower_tri_self_transpose", "pvi_multiply_lower_tri_self_transpose_grad"};
-    e.args = {real("x")};
-    e.value = [](const Point& p) {
-      std::vector<double> out(p[0].r.size());
-      pvi_multiply_lower_tri_self_transpose(static_cast<int64_t>(out.size()), p[0].r.data(), out.data());
-      return out;
-    };
-    e.grad = [](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
-      pvi_multiply_lower_tri_self_transpose_grad(static_cast<int64_t>(p[0].r.size()), p[0].r.data(), nullptr,
-                                                 seed.data(), g[0]);
-      return std::nullopt;
-    };
+    Entry e = squareMatrixFunction("multiply_lower_tri_self_transpose", "x", KPAIR(pvi_multiply_lower_tri_self_transpose));
     // The lower triangle (the upper one is ignored) times its transpose, in long double.
     e.reference = [](const Point& p) {
       const auto k = static_cast<Eigen::Index>(std::llround(std::sqrt(static_cast<double>(p[0].r.size()))));
