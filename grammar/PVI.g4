@@ -77,8 +77,10 @@ bounds
   : '<' bound (',' bound)? '>'
   ;
 
+// lower, upper, offset and multiplier are names here, not keywords, so that they stay usable as
+// variables' names (as in Stan); the AST builder refuses any other name.
 bound
-  : which=('lower' | 'upper') '=' boundExpr
+  : which=IDENT '=' boundExpr
   ;
 
 // Statements -----------------------------------------------------------------------------------

@@ -54,9 +54,10 @@ std::vector<KernelOp> build() {
   add("tf_lower", CallConv::Transform, "tf_lower");
   add("tf_upper", CallConv::Transform, "tf_upper");
   add("tf_lower_upper", CallConv::Transform, "tf_lower_upper");
+  add("tf_affine", CallConv::Transform, "tf_affine");
   for (const char* f : {"tf_simplex", "tf_ordered", "tf_positive_ordered", "tf_cholesky_factor_corr"})
     add(f, CallConv::Transform, f);
-  for (const char* f : {"tf_lower_inv", "tf_upper_inv", "tf_lower_upper_inv", "tf_simplex_inv", "tf_ordered_inv",
+  for (const char* f : {"tf_lower_inv", "tf_upper_inv", "tf_lower_upper_inv", "tf_affine_inv", "tf_simplex_inv", "tf_ordered_inv",
                         "tf_positive_ordered_inv", "tf_cholesky_factor_corr_inv"})
     ops.push_back({f, CallConv::InverseTransform, std::string("pvi_") + f, "", {}});
   return ops;

@@ -84,6 +84,10 @@ struct TypeSyntax {
   std::vector<ExprPtr> elemDims;   // vector[n]: {n}; matrix[r, c]: {r, c}
   ExprPtr lower, upper;
   Span lowerSpan, upperSpan;
+  // Stan's affine transform of a real latent, x = offset + multiplier * u (either may be absent:
+  // offset 0, multiplier 1); never with lower or upper.
+  ExprPtr offset, multiplier;
+  Span offsetSpan, multiplierSpan;
   VectorConstraint constraint = VectorConstraint::None;
   // An inlined function's argument or result (compiler/desugar/InlineFunctions.hpp): the sizes,
   // and valueArrayRank array dimensions, are those of the initial value.

@@ -30,6 +30,10 @@ std::unique_ptr<TypeSyntax> cloneType(const TypeSyntax& t) {
   out->upper = cloneOptional(t.upper);
   out->lowerSpan = t.lowerSpan;
   out->upperSpan = t.upperSpan;
+  out->offset = cloneOptional(t.offset);
+  out->multiplier = cloneOptional(t.multiplier);
+  out->offsetSpan = t.offsetSpan;
+  out->multiplierSpan = t.multiplierSpan;
   out->constraint = t.constraint;
   out->sizesFromValue = t.sizesFromValue;
   out->valueArrayRank = t.valueArrayRank;

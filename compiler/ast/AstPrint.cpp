@@ -93,6 +93,15 @@ const char* constraintKeyword(VectorConstraint c) {
   return "vector";
 }
 
+std::string printBounds(const TypeSyntax& t) {
+  std::string bounds;
+  const std::pair<const char*, const ExprPtr*> parts[] = {
+      {"lower", &t.lower}, {"upper", &t.upper}, {"offset", &t.offset}, {"multiplier", &t.multiplier}};
+  for (const auto& [word, e] : parts)
+    if (*e) bounds += (bounds.empty() ? "" : ", ") + std::string(word) + "=" + printExpr(**e);
+  return bounds.empty() ? bounds : "<" + bounds + ">";
+}
+
 std::string printType(const TypeSyntax& t) {
   std::string s;
   if (!t.arrayDims.empty()) {
@@ -101,13 +110,7 @@ std::string printType(const TypeSyntax& t) {
     s += "] ";
   }
   s += t.constraint != VectorConstraint::None ? constraintKeyword(t.constraint) : elemKeyword(t.elem);
-  if (t.lower || t.upper) {
-    s += "<";
-    if (t.lower) s += "lower=" + printExpr(*t.lower);
-    if (t.lower && t.upper) s += ", ";
-    if (t.upper) s += "upper=" + printExpr(*t.upper);
-    s += ">";
-  }
+  s += printBounds(t);
   if (!t.elemDims.empty()) {
     s += "[";
     // [K] for a square constrained matrix (its two sizes are one expression, copied)

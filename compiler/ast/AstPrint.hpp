@@ -11,6 +11,8 @@ class SourceFile;
 
 // Canonical source text of an expression, fully parenthesised where precedence requires.
 std::string printExpr(const Expr& e);
+// "<lower=0, upper=1>", "<offset=mu, multiplier=tau>", or "" without bounds.
+std::string printBounds(const TypeSyntax& t);
 std::string printType(const TypeSyntax& t);
 
 // One node per line, indented by depth, with line:col and, when `withTypes` (the program was

@@ -4,7 +4,8 @@
 
 namespace pvi {
 
-// f(ExprPtr&) on each expression a statement holds directly: its declared type's sizes and bounds,
+// f(ExprPtr&) on each expression a statement holds directly: its declared type's sizes and bounds
+// (offset and multiplier included),
 // then its own expressions (not those of nested statements).
 template <class F>
 void forEachExpr(Stmt& s, F&& f) {
@@ -13,6 +14,8 @@ void forEachExpr(Stmt& s, F&& f) {
     for (ExprPtr& d : s.declType->elemDims) f(d);
     if (s.declType->lower) f(s.declType->lower);
     if (s.declType->upper) f(s.declType->upper);
+    if (s.declType->offset) f(s.declType->offset);
+    if (s.declType->multiplier) f(s.declType->multiplier);
   }
   for (ExprPtr& e : s.exprs) f(e);
 }

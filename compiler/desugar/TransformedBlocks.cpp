@@ -165,6 +165,8 @@ void substituteConstantScalars(Program& program, const Block& data) {
       for (ExprPtr& d : t.elemDims) substitute(d, values);
       substitute(t.lower, values);
       substitute(t.upper, values);
+      substitute(t.offset, values);
+      substitute(t.multiplier, values);
     }
   }
 }

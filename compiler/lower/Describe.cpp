@@ -43,6 +43,12 @@ Transform describeTransform(const TypeSyntax& ts) {
     case VectorConstraint::CovMatrix: break;  // refused as parameters; elsewhere plain matrices
     case VectorConstraint::None: break;
   }
+  if (ts.offset || ts.multiplier) {
+    t.kind = TransformKind::Affine;
+    t.offset = describeBound(ts.offset);
+    t.multiplier = describeBound(ts.multiplier);
+    return t;
+  }
   t.kind = ts.lower && ts.upper ? TransformKind::LowerUpper
            : ts.lower           ? TransformKind::Lower
            : ts.upper           ? TransformKind::Upper

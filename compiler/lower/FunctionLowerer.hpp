@@ -36,6 +36,7 @@ class FunctionLowerer {
   void runDataCheck(ir::Source source);
   void runConstrain(bool locals);
   void runUnconstrain(bool locals);
+  bool localBoundsReadGlobals() const;
   // The generated quantities `decls`; their _rng calls are appended to rngSites. sharedNeeds (the
   // partition's function): the variables the shared generate function computes, which may not
   // draw random numbers here too (they would differ from the values written).
@@ -52,6 +53,8 @@ class FunctionLowerer {
   // Lower.cpp -------------------------------------------------------------------------------
   ValueId add(ir::Inst i);
   ValueId constInt(int64_t v);
+  ValueId constReal(double v);
+  std::string boundTransform(const TypeSyntax& ts, std::vector<ValueId>& ops);
   static VType intScalar() { return VType{ir::Elem::Int, 0, {ir::kNone, ir::kNone}}; }
   static VType realScalar() { return VType{ir::Elem::Real, 0, {ir::kNone, ir::kNone}}; }
   VType typeOfDecl(const Symbol& s);

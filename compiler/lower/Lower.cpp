@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "compiler/ast/AstPrint.hpp"
+#include "compiler/ast/AstWalk.hpp"
 #include "compiler/lower/Describe.hpp"
 #include "compiler/lower/FunctionLowerer.hpp"
 #include "compiler/sema/Signatures.hpp"
@@ -178,10 +179,32 @@ void FunctionLowerer::runDataCheck(ir::Source source) {
   }
 }
 
+// True when a local's bounds (or offset or multiplier) read a global or hyperparameter: then its
+// constrain and unconstrain maps read z and theta too.
+bool FunctionLowerer::localBoundsReadGlobals() const {
+  bool reads = false;
+  std::function<void(const Expr&)> visit = [&](const Expr& e) {
+    if (e.kind == ExprKind::Name && e.symbol != nullptr &&
+        (e.symbol->kind == SymbolKind::Global || e.symbol->kind == SymbolKind::Hyper))
+      reads = true;
+    forEachSubExpr(e, [&](const ExprPtr& a) { visit(*a); });
+  };
+  for (const Symbol* s : layout_.locals) {
+    const TypeSyntax& ts = *s->decl->declType;
+    for (const ExprPtr* b : {&ts.lower, &ts.upper, &ts.offset, &ts.multiplier})
+      if (*b) visit(**b);
+  }
+  return reads;
+}
+
 // Constrained values of the globals and hyperparameters (or of the locals).
 void FunctionLowerer::runConstrain(bool locals) {
   bindData(layout_.sharedData, ir::Source::Shared);
   if (locals) bindData(layout_.partitionData, ir::Source::Partition);
+  if (locals && localBoundsReadGlobals()) {
+    bindParams(layout_.globals, ir::Input::Z, false);
+    bindParams(layout_.hypers, ir::Input::Theta, false);
+  }
   ValueId offset = constInt(0);
   auto output = [&](const std::vector<const Symbol*>& syms, ir::Input input) {
     bindParams(syms, input, false);
@@ -201,6 +224,10 @@ void FunctionLowerer::runConstrain(bool locals) {
 void FunctionLowerer::runUnconstrain(bool locals) {
   bindData(layout_.sharedData, ir::Source::Shared);
   if (locals) bindData(layout_.partitionData, ir::Source::Partition);
+  if (locals && localBoundsReadGlobals()) {  // the globals unconstrained, from z and theta
+    bindParams(layout_.globals, ir::Input::Z, false);
+    bindParams(layout_.hypers, ir::Input::Theta, false);
+  }
   ValueId inOffset = constInt(0), outOffset = constInt(0);
   const auto& groups = locals ? std::vector{&layout_.locals} : std::vector{&layout_.globals, &layout_.hypers};
   for (const auto* syms : groups) {
@@ -210,6 +237,7 @@ void FunctionLowerer::runUnconstrain(bool locals) {
       x.input = locals ? ir::Input::W : ir::Input::Z;  // the constrained values, all in one array
       x.comment = s->name + " (constrained)";
       ValueId v = add(x);
+      values_[s] = v;  // what the bounds of later parameters read
       inOffset = intArith("+", inOffset, elementCount(t));
       const TypeSyntax& ts = *s->decl->declType;
       if (ts.constraint != VectorConstraint::None) {
@@ -217,15 +245,15 @@ void FunctionLowerer::runUnconstrain(bool locals) {
         inv.name = std::string("tf_") + constraintKeyword(ts.constraint) + "_inv";
         inv.comment = s->name;
         v = add(inv);
-      } else if (ts.lower || ts.upper) {
+      } else {
         std::vector<ValueId> ops{v};
-        if (ts.lower) ops.push_back(realValue(*ts.lower));
-        if (ts.upper) ops.push_back(realValue(*ts.upper));
-        std::string kind = ts.lower && ts.upper ? "tf_lower_upper_inv" : ts.lower ? "tf_lower_inv" : "tf_upper_inv";
-        Inst inv = ir::makeInst(Op::Kernel, t, ops);
-        inv.name = kind;
-        inv.comment = s->name;
-        v = add(inv);
+        const std::string kind = boundTransform(ts, ops);
+        if (!kind.empty()) {
+          Inst inv = ir::makeInst(Op::Kernel, t, ops);
+          inv.name = kind + "_inv";
+          inv.comment = s->name;
+          v = add(inv);
+        }
       }
       outOffset = outputValue(v, outOffset, s->name);
     }
@@ -336,6 +364,12 @@ ValueId FunctionLowerer::constInt(int64_t v) {
   return add(i);
 }
 
+ValueId FunctionLowerer::constReal(double v) {
+  Inst i{Op::ConstReal, realScalar()};
+  i.fimm = v;
+  return add(i);
+}
+
 // True when v is computed from int constants and int data scalars only (what the size functions
 // of code generation can evaluate).
 bool FunctionLowerer::fromIntDataScalars(ValueId v) const {
@@ -420,6 +454,19 @@ ValueId FunctionLowerer::intArith(const std::string& op, ValueId a, ValueId b) {
   return add(i);
 }
 
+// The transform of a bounded or affinely transformed real latent: its kernel's name ("" for
+// none), with the bound operands appended to ops (after the unconstrained value).
+std::string FunctionLowerer::boundTransform(const TypeSyntax& ts, std::vector<ValueId>& ops) {
+  if (ts.offset || ts.multiplier) {
+    ops.push_back(ts.offset ? realValue(*ts.offset) : constReal(0.0));
+    ops.push_back(ts.multiplier ? realValue(*ts.multiplier) : constReal(1.0));
+    return "tf_affine";
+  }
+  if (ts.lower) ops.push_back(realValue(*ts.lower));
+  if (ts.upper) ops.push_back(realValue(*ts.upper));
+  return ts.lower && ts.upper ? "tf_lower_upper" : ts.lower ? "tf_lower" : ts.upper ? "tf_upper" : "";
+}
+
 void FunctionLowerer::bindParams(const std::vector<const Symbol*>& syms, ir::Input input, bool addJacobian) {
   ValueId offset = constInt(0);
   for (const Symbol* s : syms) {
@@ -438,14 +485,12 @@ void FunctionLowerer::bindParams(const std::vector<const Symbol*>& syms, ir::Inp
       values_[s] = add(tf);
       continue;
     }
-    if (!ts.lower && !ts.upper) {
+    std::vector<ValueId> ops{u};
+    const std::string kind = boundTransform(ts, ops);
+    if (kind.empty()) {
       values_[s] = u;
       continue;
     }
-    std::vector<ValueId> ops{u};
-    std::string kind = ts.lower && ts.upper ? "tf_lower_upper" : ts.lower ? "tf_lower" : "tf_upper";
-    if (ts.lower) ops.push_back(realValue(*ts.lower));
-    if (ts.upper) ops.push_back(realValue(*ts.upper));
     Inst tf{Op::Kernel, t, ops, kind, addJacobian ? 1 : 0};
     tf.comment = s->name;
     values_[s] = add(tf);

@@ -64,9 +64,7 @@ ValueId FunctionLowerer::lower(const Expr& e) {
       return constInt(v);
     }
     case ExprKind::RealLit: {
-      Inst i{Op::ConstReal, realScalar()};
-      i.fimm = std::strtod(e.text.c_str(), nullptr);  // underflow gives 0 or a subnormal, never throws
-      return add(i);
+      return constReal(std::strtod(e.text.c_str(), nullptr));  // underflow gives 0 or a subnormal, never throws
     }
     case ExprKind::Name: return name(e);
     case ExprKind::Unary: {
@@ -131,9 +129,7 @@ ValueId FunctionLowerer::declaredValue(const Stmt& decl) {
 
 ValueId FunctionLowerer::defaultValue(const VType& t) {
   if (t.elem == Elem::Int) return t.rank == 0 ? constInt(0) : newVar(t, ir::kNone);  // zeros
-  Inst nan{Op::ConstReal, realScalar()};
-  nan.fimm = std::numeric_limits<double>::quiet_NaN();
-  ValueId v = add(nan);
+  ValueId v = constReal(std::numeric_limits<double>::quiet_NaN());
   return t.rank == 0 ? v : kernel("fill", t, {v});
 }
 
@@ -248,9 +244,7 @@ ValueId FunctionLowerer::call(const Expr& e) {
   const std::string& fn = e.text;
   if (e.args.empty())
     if (const stdlib::MathConstant* c = stdlib::findMathConstant(fn)) {
-      Inst k{Op::ConstReal, realScalar()};
-      k.fimm = c->value;
-      return add(k);
+      return constReal(c->value);
     }
   if (stdlib::findRngOp(fn) != nullptr) return rng(e);
   if (stdlib::findDensityFunction(fn) != nullptr) {
@@ -301,9 +295,7 @@ ValueId FunctionLowerer::call(const Expr& e) {
     const ValueId n1 = f_.at(x1).type.dims[0], n2 = f_.at(x2).type.dims[0];
     const VType t{Elem::Real, 2, {n1, n2, ir::kNone, ir::kNone}};
     const ValueId diff = kernel("ew_sub", t, {repeated(x1, true, n2), repeated(x2, false, n1)});
-    Inst minusHalf{Op::ConstReal, realScalar()};
-    minusHalf.fimm = -0.5;
-    const ValueId factor = kernel("ew_div", realScalar(), {add(minusHalf), kernel("ew_mul", realScalar(), {rho, rho})});
+    const ValueId factor = kernel("ew_div", realScalar(), {constReal(-0.5), kernel("ew_mul", realScalar(), {rho, rho})});
     const ValueId exponent = kernel("ew_mul", t, {kernel("ew_mul", t, {diff, diff}), factor});
     return kernel("ew_mul", t, {kernel("exp", t, {exponent}), kernel("ew_mul", realScalar(), {alpha, alpha})});
   }
@@ -312,9 +304,7 @@ ValueId FunctionLowerer::call(const Expr& e) {
     if (fn == "diag_matrix") {
       v = realValue(*e.args[0]);
     } else {
-      Inst one{Op::ConstReal, realScalar()};
-      one.fimm = 1.0;
-      v = kernel("fill", VType{Elem::Real, 1, {intExpr(*e.args[0]), ir::kNone, ir::kNone, ir::kNone}}, {add(one)});
+      v = kernel("fill", VType{Elem::Real, 1, {intExpr(*e.args[0]), ir::kNone, ir::kNone, ir::kNone}}, {constReal(1.0)});
     }
     const ValueId n = f_.at(v).type.dims[0];
     return kernel("diag_matrix", VType{Elem::Real, 2, {n, n, ir::kNone, ir::kNone}}, {v});
@@ -371,10 +361,8 @@ ValueId FunctionLowerer::repeated(ValueId v, bool column, ValueId count) {
   const ValueId n = f_.at(v).type.dims[0], one = constInt(1);
   const VType asMatrix{Elem::Real, 2, {column ? n : one, column ? one : n, ir::kNone, ir::kNone}};
   const ValueId vm = add(Inst{Op::Reshape, asMatrix, {v}});
-  Inst unit{Op::ConstReal, realScalar()};
-  unit.fimm = 1.0;
   const ValueId ones =
-      kernel("fill", VType{Elem::Real, 2, {column ? one : count, column ? count : one, ir::kNone, ir::kNone}}, {add(unit)});
+      kernel("fill", VType{Elem::Real, 2, {column ? one : count, column ? count : one, ir::kNone, ir::kNone}}, {constReal(1.0)});
   if (column) return kernel("matmul", VType{Elem::Real, 2, {n, count, ir::kNone, ir::kNone}}, {vm, ones});
   return kernel("matmul", VType{Elem::Real, 2, {count, n, ir::kNone, ir::kNone}}, {ones, vm});
 }

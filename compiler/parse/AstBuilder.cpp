@@ -214,15 +214,26 @@ class Builder {
     if (isMatrixConstraint(t->constraint) && t->elemDims.size() == 1) t->elemDims.push_back(cloneExpr(*t->elemDims[0]));
     if (auto* bounds = el->bounds()) {
       for (auto* b : bounds->bound()) {
-        bool lower = b->which->getText() == "lower";
-        ExprPtr& slot = lower ? t->lower : t->upper;
-        Span& slotSpan = lower ? t->lowerSpan : t->upperSpan;
-        if (slot) {
-          diags_.error(spanOf(b), std::string("duplicate ") + (lower ? "lower" : "upper") + " bound");
+        const std::string word = b->which->getText();
+        ExprPtr* slot = word == "lower"        ? &t->lower
+                        : word == "upper"      ? &t->upper
+                        : word == "offset"     ? &t->offset
+                        : word == "multiplier" ? &t->multiplier
+                                               : nullptr;
+        Span* slotSpan = word == "lower"        ? &t->lowerSpan
+                         : word == "upper"      ? &t->upperSpan
+                         : word == "offset"     ? &t->offsetSpan
+                                                : &t->multiplierSpan;
+        if (slot == nullptr) {
+          diags_.error(spanOf(b->which), "unknown bound '" + word + "'; expected lower, upper, offset or multiplier");
           continue;
         }
-        slot = expr(b->boundExpr());
-        slotSpan = spanOf(b);
+        if (*slot) {
+          diags_.error(spanOf(b), "duplicate " + word + (word == "lower" || word == "upper" ? " bound" : ""));
+          continue;
+        }
+        *slot = expr(b->boundExpr());
+        *slotSpan = spanOf(b);
       }
     }
     return t;

@@ -1,6 +1,8 @@
 #include <algorithm>
+#include <functional>
 
 #include "compiler/sema/Check.hpp"
+#include "compiler/ast/AstWalk.hpp"
 #include "compiler/desugar/IndexingFunctions.hpp"
 #include "compiler/desugar/InlineFunctions.hpp"
 #include "compiler/desugar/TransformedBlocks.hpp"
@@ -237,8 +239,19 @@ void Checker::declareBlockVariable(Block& b, Stmt& s) {
     diags_.error(s.declType->span, std::string("'") + constraintKeyword(s.declType->constraint) +
                                        "' parameters are not supported yet; a cholesky_factor_corr with a vector of "
                                        "scales (diag_pre_multiply(tau, L)) is the usual way to write one");
-  if (s.declType->lower) checkDataOnly(*s.declType->lower, "the lower bound of '" + s.name + "'", b);
-  if (s.declType->upper) checkDataOnly(*s.declType->upper, "the upper bound of '" + s.name + "'", b);
+  checkAffine(*s.declType, type, s.name, blockName(b), b.kind);
+  const std::pair<const ExprPtr*, const char*> bounds[] = {{&s.declType->lower, "the lower bound"},
+                                                           {&s.declType->upper, "the upper bound"},
+                                                           {&s.declType->offset, "the offset"},
+                                                           {&s.declType->multiplier, "the multiplier"}};
+  for (const auto& [e, what] : bounds) {
+    if (!*e) continue;
+    const std::string whatOf = std::string(what) + " of '" + s.name + "'";
+    if (b.kind == BlockKind::Global || b.kind == BlockKind::Hyper || b.kind == BlockKind::Local)
+      checkLatentBound(**e, whatOf, b);
+    else
+      checkDataOnly(**e, whatOf, b);
+  }
   if (!s.exprs.empty()) {
     diags_.error(s.exprs[0]->span, "'" + s.name + "' in the '" + blockName(b) + "' block cannot have an initial value" +
                                        (b.kind == BlockKind::Data || b.kind == BlockKind::PartitionData
@@ -256,6 +269,51 @@ void Checker::declareBlockVariable(Block& b, Stmt& s) {
   if (latent) sym->taint.latent = sym;
 }
 
+// The bounds (and offset and multiplier) of a latent may use data and the latents declared
+// before it that its factor has: a global's, earlier globals; a hyperparameter's, earlier
+// hyperparameters; a local's, globals, hyperparameters and earlier locals of its partition.
+// Their transforms then run in that order (compiler/lower: bindParams).
+void Checker::checkLatentBound(Expr& e, const std::string& what, const Block& b) {
+  if (e.type.error) return;
+  const Symbol* refused = nullptr;
+  std::function<void(const Expr&)> visit = [&](const Expr& x) {
+    if (x.kind == ExprKind::Name && x.symbol != nullptr && refused == nullptr) {
+      const SymbolKind k = x.symbol->kind;
+      const bool ok = b.kind == BlockKind::Local ? k != SymbolKind::Local || x.symbol->partition == b.partition
+                      : b.kind == BlockKind::Global ? k != SymbolKind::Hyper && k != SymbolKind::Local
+                                                    : k != SymbolKind::Global && k != SymbolKind::Local;
+      if (!ok) refused = x.symbol;
+    }
+    forEachSubExpr(x, [&](const ExprPtr& a) { visit(*a); });
+  };
+  visit(e);
+  if (refused != nullptr) {
+    diags_.error(e.span, what + " uses " + describeVariable(*refused) + "; in the '" + blockName(b) +
+                             "' block, bounds, offsets and multipliers may use data" +
+                             (b.kind == BlockKind::Local   ? ", globals, hyperparameters and earlier locals of the partition"
+                              : b.kind == BlockKind::Global ? " and earlier globals"
+                                                            : " and earlier hyperparameters"));
+    return;
+  }
+  checkPartitions(taintOf(e), e.span, what, b);
+}
+
+// Stan's offset and multiplier: on real latents without bounds or a constraint, never elsewhere.
+void Checker::checkAffine(TypeSyntax& ts, const Type& varType, const std::string& varName, const std::string& block,
+                          BlockKind kind) {
+  if (!ts.offset && !ts.multiplier) return;
+  const Span at = ts.offset ? ts.offsetSpan : ts.multiplierSpan;
+  const bool latent = kind == BlockKind::Global || kind == BlockKind::Hyper || kind == BlockKind::Local;
+  if (!latent) {
+    diags_.error(at, "offset and multiplier belong on parameters; '" + varName + "' is in the '" + block + "' block");
+    return;
+  }
+  if (ts.lower || ts.upper)
+    diags_.error(at, "'" + varName + "' has both bounds and an offset or multiplier; Stan allows one or the other");
+  else if (ts.constraint != VectorConstraint::None || varType.base == Base::Int)
+    diags_.error(at, "offset and multiplier apply to real, vector, row_vector and matrix parameters only");
+}
+
 // Sizes and bounds of block variables may use data only, and only data their block can see.
 void Checker::checkDataOnly(Expr& e, const std::string& what, const Block& b) {
   if (e.type.error) return;
@@ -264,13 +322,18 @@ void Checker::checkDataOnly(Expr& e, const std::string& what, const Block& b) {
     diags_.error(e.span, what + " depends on " + describeVariable(*t.latent) + "; sizes and bounds may use only data");
     return;
   }
+  checkPartitions(t, e.span, what, b);
+}
+
+// What a declaration of block b uses may come from b's own partition only.
+void Checker::checkPartitions(const Taint& t, Span at, const std::string& what, const Block& b) {
   for (const auto& [partition, sym] : t.partitions) {
     if (partition == b.partition) continue;
     if (b.partition.empty()) {
-      diags_.error(e.span, what + " uses " + describeVariable(*sym) + " of partition '" + partition +
+      diags_.error(at, what + " uses " + describeVariable(*sym) + " of partition '" + partition +
                                "', but the '" + blockName(b) + "' block is shared by all partitions");
     } else {
-      diags_.error(e.span, what + " uses " + describeVariable(*sym) + " of partition '" + partition +
+      diags_.error(at, what + " uses " + describeVariable(*sym) + " of partition '" + partition +
                                "' in the '" + blockName(b) + "' block; a declaration cannot mix partitions");
     }
     return;
@@ -308,13 +371,13 @@ Type Checker::resolveType(TypeSyntax& ts, const std::string& varName, SymbolKind
 }
 
 void Checker::checkBounds(TypeSyntax& ts, const Type& varType, const std::string& varName) {
-  for (int which = 0; which < 2; ++which) {
-    ExprPtr& b = which == 0 ? ts.lower : ts.upper;
+  for (int which = 0; which < 4; ++which) {
+    ExprPtr& b = which == 0 ? ts.lower : which == 1 ? ts.upper : which == 2 ? ts.offset : ts.multiplier;
     if (!b) continue;
-    const char* side = which == 0 ? "lower" : "upper";
+    const char* side = which == 0 ? "the lower bound" : which == 1 ? "the upper bound" : which == 2 ? "the offset" : "the multiplier";
     Type bt = checkExpr(*b);
     if (bt.error) continue;
-    std::string prefix = std::string("the ") + side + " bound of '" + varName + "'";
+    std::string prefix = std::string(side) + " of '" + varName + "'";
     if (varType.base == Base::Int) {
       if (!bt.isIntScalar()) diags_.error(b->span, prefix + " must be an int; found " + toString(bt));
       continue;
@@ -496,6 +559,10 @@ void Checker::checkDecl(Stmt& s, BlockKind block) {
   // block) are checked on every draw, as Stan checks them.
   const bool outputQuantity = block == BlockKind::Generated && nesting_ == 0 && s.output;
   if (outputQuantity) checkBounds(*s.declType, type, s.name);
+  if (s.declType->offset || s.declType->multiplier)
+    diags_.error(s.declType->offset ? s.declType->offsetSpan : s.declType->multiplierSpan,
+                 "offset and multiplier belong on parameters; '" + s.name + "' is in the " + blockKeyword(block) +
+                     " block");
   if ((s.declType->lower || s.declType->upper) && !outputQuantity) {
     Span at = s.declType->lower ? s.declType->lowerSpan : s.declType->upperSpan;
     if (block == BlockKind::Generated)

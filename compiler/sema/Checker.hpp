@@ -31,6 +31,10 @@ class Checker {
   Type resolveType(TypeSyntax& ts, const std::string& varName, SymbolKind kind);
   void checkBounds(TypeSyntax& ts, const Type& varType, const std::string& varName);
   void checkDataOnly(Expr& e, const std::string& what, const Block& b);
+  void checkLatentBound(Expr& e, const std::string& what, const Block& b);
+  void checkPartitions(const Taint& t, Span at, const std::string& what, const Block& b);
+  void checkAffine(TypeSyntax& ts, const Type& varType, const std::string& varName, const std::string& block,
+                   BlockKind kind);
   void checkStatement(Stmt& s, BlockKind block);
   void checkDecl(Stmt& s, BlockKind block);
   void checkValueDecl(Stmt& s, BlockKind block);

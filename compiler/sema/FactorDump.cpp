@@ -50,14 +50,8 @@ void dumpFactors(std::ostream& out, const CheckedProgram& p, const SourceFile& f
     if (!isBlockVariable(*s)) continue;
     std::string role = roleOf(*s);
     const TypeSyntax& ts = *s->decl->declType;
-    std::string bounds;
-    if (ts.lower || ts.upper) {
-      bounds = " <";
-      if (ts.lower) bounds += "lower=" + printExpr(*ts.lower);
-      if (ts.lower && ts.upper) bounds += ", ";
-      if (ts.upper) bounds += "upper=" + printExpr(*ts.upper);
-      bounds += ">";
-    }
+    std::string bounds = printBounds(ts);
+    if (!bounds.empty()) bounds = " " + bounds;
     out << "  " << role << std::string(width + 2 - role.size(), ' ') << s->name << " : "
         << toString(s->type) << bounds << '\n';
   }

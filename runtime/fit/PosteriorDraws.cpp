@@ -262,7 +262,7 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     for (std::size_t j = 0; j < M; ++j) {
       Eigen::Index c = 0;
       if (model.localDim(j) > 0)
-        for (double v : model.constrainLocals(j, w[j])) out.partitions[j].values(row, c++) = v;
+        for (double v : model.constrainLocals(j, z, w[j], theta)) out.partitions[j].values(row, c++) = v;
       if (model.generatedPartitionLayout(j).size() > 0) {
         pvi_rng_seed(&rng, generatedSeed, stream(1 + j));
         for (double v : model.generatePartition(j, z, w[j], theta, rng)) out.partitions[j].values(row, c++) = v;

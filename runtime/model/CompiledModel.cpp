@@ -404,13 +404,14 @@ std::vector<double> CompiledModel::unconstrainGlobals(const double* constrained)
   return runOutput(code_.unconstrain_globals, dimZ_ + dimTheta_, constrained, nullptr, nullptr, nullptr);
 }
 
-std::vector<double> CompiledModel::constrainLocals(size_t partition, const double* w) const {
-  return output(code_.constrain_locals, code_.constrain_locals_size, nullptr, w, nullptr,
-                partitions_.at(partition).pointers());
+std::vector<double> CompiledModel::constrainLocals(size_t partition, const double* z, const double* w,
+                                                  const double* theta) const {
+  return output(code_.constrain_locals, code_.constrain_locals_size, z, w, theta, partitions_.at(partition).pointers());
 }
 
-std::vector<double> CompiledModel::unconstrainLocals(size_t partition, const double* constrained) const {
-  return runOutput(code_.unconstrain_locals, dimW_.at(partition), nullptr, constrained, nullptr,
+std::vector<double> CompiledModel::unconstrainLocals(size_t partition, const double* z, const double* constrained,
+                                                    const double* theta) const {
+  return runOutput(code_.unconstrain_locals, dimW_.at(partition), z, constrained, theta,
                    partitions_.at(partition).pointers());
 }
 

@@ -93,8 +93,11 @@ class CompiledModel : public FactorModel {
   // std::invalid_argument when a value is outside its variable's bounds.
   std::vector<double> constrainGlobals(const double* z, const double* theta) const;
   std::vector<double> unconstrainGlobals(const double* constrained) const;
-  std::vector<double> constrainLocals(size_t partition, const double* w) const;
-  std::vector<double> unconstrainLocals(size_t partition, const double* constrained) const;
+  // A local's bounds, offset or multiplier may read the globals and hyperparameters: the local maps
+  // take their unconstrained values z and theta too (null when the model has none).
+  std::vector<double> constrainLocals(size_t partition, const double* z, const double* w, const double* theta) const;
+  std::vector<double> unconstrainLocals(size_t partition, const double* z, const double* constrained,
+                                        const double* theta) const;
   // The generated quantities; their _rng draws advance `rng` (seed one with pvi_rng_seed from
   // stdlib/kernels/rng/rng.h). Throw ModelEvaluationError when a quantity is outside its declared
   // bounds or an _rng function gets arguments outside its domain, naming which.

@@ -14,8 +14,18 @@ enum class ValueShape { Scalar, Vector, RowVector, Matrix };
 // unbounded variable, x = lower + exp(u), x = upper - exp(u), or
 // x = lower + (upper - lower) * inv_logit(u). For data the bounds are checks, not a map.
 // Simplex, Ordered and PositiveOrdered: Stan's constrained vectors (a simplex of K elements has
-// K - 1 unconstrained coordinates).
-enum class TransformKind { Identity, Lower, Upper, LowerUpper, Simplex, Ordered, PositiveOrdered, CholeskyFactorCorr };
+// K - 1 unconstrained coordinates). Affine: Stan's offset and multiplier, x = offset + multiplier * u.
+enum class TransformKind {
+  Identity,
+  Lower,
+  Upper,
+  LowerUpper,
+  Simplex,
+  Ordered,
+  PositiveOrdered,
+  CholeskyFactorCorr,
+  Affine
+};
 
 // One bound of a declaration, e.g. lower=0 or upper=b[k].
 struct Bound {
@@ -25,7 +35,8 @@ struct Bound {
 
 struct Transform {
   TransformKind kind = TransformKind::Identity;
-  Bound lower, upper;  // set as the kind says
+  Bound lower, upper;         // set as the kind says
+  Bound offset, multiplier;   // Affine (either may be absent: 0 and 1)
 
   bool isIdentity() const { return kind == TransformKind::Identity; }
 };

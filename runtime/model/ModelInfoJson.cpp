@@ -38,6 +38,7 @@ const char* transformName(TransformKind k) {
     case TransformKind::Ordered: return "ordered";
     case TransformKind::PositiveOrdered: return "positive_ordered";
     case TransformKind::CholeskyFactorCorr: return "cholesky_factor_corr";
+    case TransformKind::Affine: return "affine";
   }
   return "identity";
 }
@@ -51,6 +52,7 @@ TransformKind transformFromName(const std::string& s) {
   if (s == "ordered") return TransformKind::Ordered;
   if (s == "positive_ordered") return TransformKind::PositiveOrdered;
   if (s == "cholesky_factor_corr") return TransformKind::CholeskyFactorCorr;
+  if (s == "affine") return TransformKind::Affine;
   throw std::runtime_error("model info: unknown transform '" + s + "'");
 }
 
@@ -82,7 +84,9 @@ json variables(const std::vector<VariableInfo>& vars) {
                    {"transform",
                     {{"kind", transformName(v.transform.kind)},
                      {"lower", boundJson(v.transform.lower)},
-                     {"upper", boundJson(v.transform.upper)}}}});
+                     {"upper", boundJson(v.transform.upper)},
+                     {"offset", boundJson(v.transform.offset)},
+                     {"multiplier", boundJson(v.transform.multiplier)}}}});
   return out;
 }
 
@@ -102,6 +106,9 @@ std::vector<VariableInfo> variablesFrom(const json& j) {
     x.transform.kind = transformFromName(t.at("kind").get<std::string>());
     x.transform.lower = boundFrom(t.at("lower"));
     x.transform.upper = boundFrom(t.at("upper"));
+    // Descriptions written before offset and multiplier existed do not have them.
+    if (t.contains("offset")) x.transform.offset = boundFrom(t.at("offset"));
+    if (t.contains("multiplier")) x.transform.multiplier = boundFrom(t.at("multiplier"));
     out.push_back(std::move(x));
   }
   return out;

@@ -1,4 +1,4 @@
-// Seven posteriors from posteriordb that nobody here wrote (tests/posteriordb/README.md: Stan
+// Eight posteriors from posteriordb that nobody here wrote (tests/posteriordb/README.md: Stan
 // programs translated statement by statement, their data, and the moments of posteriordb's
 // reference draws), fitted by a default `pvic run`. The promise (issue: scale-free fitting): every
 // global's mean within 0.1 reference sd and its sd within 15% of the reference's, or, for a
@@ -131,10 +131,10 @@ TEST_P(Posteriordb, TheStanProgramRunsUnchangedAndGivesTheTranslationsDraws) {
   expectTheStanProgramGivesTheTranslationsDraws(GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(SevenPosteriors, Posteriordb,
+INSTANTIATE_TEST_SUITE_P(EightPosteriors, Posteriordb,
                          ::testing::Values("kidiq-kidscore_momhs", "kidiq-kidscore_momiq", "kidiq-kidscore_momhsiq",
                                            "earnings-earn_height", "mesquite-mesquite", "kilpisjarvi_mod-kilpisjarvi",
-                                           "arma-arma11"),
+                                           "arma-arma11", "garch-garch11"),
                          posteriorTestName);
 
 // Stan programs with a `transformed parameters` block (compiler/desugar/TransformedBlocks.hpp),
@@ -154,6 +154,12 @@ TEST_P(StanTransformedBlocks, NutsOnTheStanProgramMatchesTheReference) {
 INSTANTIATE_TEST_SUITE_P(Posteriordb, StanTransformedBlocks,
                          ::testing::Values("eight_schools-eight_schools_noncentered"),
                          posteriorTestName);
+
+// Eight schools declared centred with Stan's offset and multiplier (offset_multiplier.stan): NUTS
+// matches the non-centred program's reference for mu, tau and theta.
+TEST(StanOffsetMultiplier, NutsOnEightSchoolsMatchesTheNonCentredReference) {
+  expectNutsMatchesTheReference("eight_schools-eight_schools_noncentered", "offset_multiplier.stan");
+}
 
 }  // namespace
 }  // namespace pvi::test

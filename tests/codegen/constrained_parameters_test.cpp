@@ -46,9 +46,9 @@ TEST(ConstrainedParameters, GradientsMapsAndNames) {
   const std::vector<double> back = m.unconstrainGlobals(x.data());
   ASSERT_EQ(back.size(), z.size());
   for (size_t i = 0; i < z.size(); ++i) EXPECT_NEAR(back[i], z[i], 1e-12) << i;
-  const std::vector<double> phi = m.constrainLocals(1, w.data());
+  const std::vector<double> phi = m.constrainLocals(1, z.data(), w.data(), nullptr);
   ASSERT_EQ(phi.size(), 3u);
-  const std::vector<double> wBack = m.unconstrainLocals(1, phi.data());
+  const std::vector<double> wBack = m.unconstrainLocals(1, z.data(), phi.data(), nullptr);
   for (size_t i = 0; i < w.size(); ++i) EXPECT_NEAR(wBack[i], w[i], 1e-12) << i;
   std::vector<double> bad = x;
   bad[0] += 0.1;  // theta no longer sums to 1

@@ -94,9 +94,9 @@ generated { real s = a + sum(b); vector[N] p = inv_logit(X * b + a); }
   ASSERT_EQ(p.size(), 1u);
   double eta = 0.5 * 0.25 * 2 + (-1.0 + std::exp(0.25));
   EXPECT_NEAR(p[0], 1 / (1 + std::exp(-eta)), 1e-14);
-  std::vector<double> e = m.constrainLocals(1, w.data());
+  std::vector<double> e = m.constrainLocals(1, z.data(), w.data(), theta.data());
   EXPECT_NEAR(e[0], std::exp(0.1), 1e-15);
-  EXPECT_NEAR(m.unconstrainLocals(1, e.data())[0], 0.1, 1e-15);
+  EXPECT_NEAR(m.unconstrainLocals(1, z.data(), e.data(), theta.data())[0], 0.1, 1e-15);
 }
 
 TEST(ModelInfo, EveryExampleHasConsistentLayouts) {

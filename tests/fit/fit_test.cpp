@@ -266,7 +266,7 @@ generated { real mu2 = mu * 2; }
     x.head(2) = Eigen::Map<const Eigen::VectorXd>(z.data(), 2);
     for (std::size_t j = 0; j < 3; ++j) {
       const double a = rd.partitions[j].values(row, 0);
-      x[static_cast<Eigen::Index>(joint.localOffset(j))] = m.unconstrainLocals(j, &a)[0];
+      x[static_cast<Eigen::Index>(joint.localOffset(j))] = m.unconstrainLocals(j, z.data(), &a, nullptr)[0];
     }
     const double logP = joint.logDensity(x.data(), nullptr);
     EXPECT_NEAR(rd.global.values(row, 1), logP, 1e-9 * std::abs(logP)) << "row " << row;

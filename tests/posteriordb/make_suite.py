@@ -34,6 +34,7 @@ POSTERIORS = [
     "kilpisjarvi_mod-kilpisjarvi",
     "arma-arma11",
     "eight_schools-eight_schools_noncentered",
+    "garch-garch11",
 ]
 HERE = os.path.dirname(os.path.abspath(__file__))
 

@@ -131,3 +131,46 @@ TEST(VectorTransformInverse, RefusesPointsOutsideTheSet) {
 }
 
 }  // namespace
+
+// Stan's offset and multiplier (stdlib/kernels/arith/transforms.cpp): x = o + m u with a
+// per-element offset and a scalar multiplier (stride 0); log|J| is the log-determinant, the
+// gradient (to u, o and m) matches finite differences, the inverse recovers u, and a multiplier
+// that is not positive gives log|J| = -inf and is refused by the inverse.
+TEST(AffineTransform, LogJacobianGradientInverseAndDomain) {
+  std::mt19937_64 rng(21);
+  const std::vector<double> offsets{0.5, -1.0, 2.0};
+  // The coordinates: u (3), then the offsets (3), then the multiplier.
+  auto map = [&](const std::vector<double>& p, double* lj) {
+    std::vector<double> x(3);
+    const double l = pvi_tf_affine(3, p.data(), p.data() + 3, 1, p.data() + 6, 0, x.data());
+    if (lj) *lj = l;
+    return x;
+  };
+  std::vector<double> p = pvi::test::normalValues(7, rng, 1.0);
+  p[6] = 1.7;
+  double lj = 0;
+  const std::vector<double> x = map(p, &lj);
+  EXPECT_NEAR(lj, 3 * std::log(1.7), 1e-15);
+  // log|J| over u alone, with the offsets and the multiplier held fixed.
+  const pvi::test::TransformMap overU = [&](const std::vector<double>& u, double* l) {
+    std::vector<double> q = p;
+    std::copy(u.begin(), u.end(), q.begin());
+    return map(q, l);
+  };
+  pvi::test::expectLogJacobianIsLogDeterminant(overU, [](const std::vector<double>& v) { return v; },
+                                               {p[0], p[1], p[2]}, "affine");
+  // Gradient to every coordinate: the objective's u part is sum(g_out * x) + g_lj * log|J|.
+  const std::vector<double> gOut = pvi::test::normalValues(3, rng, 1.0);
+  std::vector<double> g(7, 0.0);
+  pvi_tf_affine_grad(3, p.data(), p.data() + 3, 1, p.data() + 6, 0, x.data(), gOut.data(), 0.7, g.data(), g.data() + 3,
+                     g.data() + 6);
+  pvi::test::expectGradientMatchesFiniteDifferences(map, p, gOut, 0.7, g, "affine");
+  std::vector<double> back(3);
+  ASSERT_EQ(pvi_tf_affine_inv(3, x.data(), p.data() + 3, 1, p.data() + 6, 0, back.data()), 0);
+  for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(back[i], p[i], 1e-14) << i;
+  for (double m : {0.0, -2.0}) {
+    std::vector<double> out(3);
+    EXPECT_EQ(pvi_tf_affine(3, p.data(), offsets.data(), 1, &m, 0, out.data()), -HUGE_VAL) << m;
+    EXPECT_EQ(pvi_tf_affine_inv(3, x.data(), offsets.data(), 1, &m, 0, back.data()), 1) << m;
+  }
+}

@@ -72,8 +72,15 @@ double pvi_tf_lower_upper(int64_t n, const double *u, const double *lb, int64_t 
 void pvi_tf_lower_upper_grad(int64_t n, const double *u, const double *lb, int64_t slb, const double *ub,
                              int64_t sub, const double *out, const double *g_out, double g_lj, double *g_u,
                              double *g_lb, double *g_ub);
+/* Stan's offset and multiplier: x = o + m u, log-Jacobian sum log m (-inf where m <= 0). */
+double pvi_tf_affine(int64_t n, const double *u, const double *o, int64_t so, const double *m, int64_t sm,
+                     double *out);
+void pvi_tf_affine_grad(int64_t n, const double *u, const double *o, int64_t so, const double *m, int64_t sm,
+                        const double *out, const double *g_out, double g_lj, double *g_u, double *g_o, double *g_m);
 /* Inverses, for initial values and user-given points: u = transform^-1(x). Return 0, or i + 1 for
- * the first x[i] outside its bounds. */
+ * the first x[i] outside its bounds (affine: a multiplier that is not positive, or x not finite). */
+int64_t pvi_tf_affine_inv(int64_t n, const double *x, const double *o, int64_t so, const double *m, int64_t sm,
+                          double *u);
 int64_t pvi_tf_lower_inv(int64_t n, const double *x, const double *lb, int64_t slb, double *u);
 int64_t pvi_tf_upper_inv(int64_t n, const double *x, const double *ub, int64_t sub, double *u);
 int64_t pvi_tf_lower_upper_inv(int64_t n, const double *x, const double *lb, int64_t slb, const double *ub,

@@ -13,7 +13,7 @@ extern "C" const pvi_arith_kernel_entry pvi_arith_kernel_table[] = {
     ENTRY(pvi_subscript), ENTRY(pvi_subscript_grad), ENTRY(pvi_subscript_store), ENTRY(pvi_subscript_store_grad),
     ENTRY(pvi_tf_lower), ENTRY(pvi_tf_lower_grad), ENTRY(pvi_tf_upper), ENTRY(pvi_tf_upper_grad),
     ENTRY(pvi_tf_lower_upper), ENTRY(pvi_tf_lower_upper_grad), ENTRY(pvi_tf_lower_inv), ENTRY(pvi_tf_upper_inv),
-    ENTRY(pvi_tf_lower_upper_inv), ENTRY(pvi_tf_simplex), ENTRY(pvi_tf_simplex_grad), ENTRY(pvi_tf_ordered),
+    ENTRY(pvi_tf_lower_upper_inv), ENTRY(pvi_tf_affine), ENTRY(pvi_tf_affine_grad), ENTRY(pvi_tf_affine_inv), ENTRY(pvi_tf_simplex), ENTRY(pvi_tf_simplex_grad), ENTRY(pvi_tf_ordered),
     ENTRY(pvi_tf_ordered_grad), ENTRY(pvi_tf_positive_ordered), ENTRY(pvi_tf_positive_ordered_grad),
     ENTRY(pvi_tf_simplex_inv), ENTRY(pvi_tf_ordered_inv), ENTRY(pvi_tf_positive_ordered_inv),
     ENTRY(pvi_tf_cholesky_factor_corr), ENTRY(pvi_tf_cholesky_factor_corr_grad), ENTRY(pvi_tf_cholesky_factor_corr_inv),

@@ -2,6 +2,7 @@
 //   lower L:        x = L + exp(u),                 log|dx/du| = u
 //   upper U:        x = U - exp(u),                 log|dx/du| = u
 //   lower L, upper U: x = L + (U - L) inv_logit(u),  log|dx/du| = log(U - L) + log_inv_logit(u) + log1m_inv_logit(u)
+//   offset o, multiplier m (Stan's affine transform): x = o + m u,  log|dx/du| = log m  (m > 0; else -inf)
 #include <cmath>
 
 #include "stdlib/kernels/arith/arith.h"
@@ -92,6 +93,37 @@ int64_t pvi_tf_lower_upper_inv(int64_t n, const double* x, const double* lb, int
     if (!(x[i] > l && x[i] < h)) return i + 1;
     double p = (x[i] - l) / (h - l);
     u[i] = std::log(p) - std::log1p(-p);
+  }
+  return 0;
+}
+
+double pvi_tf_affine(int64_t n, const double* u, const double* o, int64_t so, const double* m, int64_t sm,
+                     double* out) {
+  double lj = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double mi = m[i * sm];
+    out[i] = o[i * so] + mi * u[i];
+    // A multiplier that is not positive is outside the transform's domain (Stan rejects it): the
+    // log density is -inf there, so samplers reject the point and VI sees an invalid draw.
+    lj += mi > 0.0 ? std::log(mi) : mi <= 0.0 ? -HUGE_VAL : mi;
+  }
+  return lj;
+}
+void pvi_tf_affine_grad(int64_t n, const double* u, const double*, int64_t so, const double* m, int64_t sm,
+                        const double*, const double* g_out, double g_lj, double* g_u, double* g_o, double* g_m) {
+  for (int64_t i = 0; i < n; ++i) {
+    const double mi = m[i * sm];
+    g_u[i] += g_out[i] * mi;
+    if (g_o) g_o[i * so] += g_out[i];
+    if (g_m) g_m[i * sm] += g_out[i] * u[i] + g_lj / mi;
+  }
+}
+int64_t pvi_tf_affine_inv(int64_t n, const double* x, const double* o, int64_t so, const double* m, int64_t sm,
+                          double* u) {
+  for (int64_t i = 0; i < n; ++i) {
+    const double mi = m[i * sm];
+    if (!(mi > 0.0) || !std::isfinite(x[i])) return i + 1;
+    u[i] = (x[i] - o[i * so]) / mi;
   }
   return 0;
 }

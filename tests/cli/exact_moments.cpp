@@ -1,0 +1,37 @@
+#include "exact_moments.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+namespace pvi::test {
+
+void expectNutsMatchesExactMoments(const std::string& program, const std::vector<ExactMoments>& exact, int seed,
+                                   double sdErrors) {
+  TempDir dir;
+  const std::filesystem::path model = dir.path / "model.stan", data = dir.path / "data.json";
+  std::ofstream(model) << program;
+  std::ofstream(data) << "{}";
+  const ProcessResult r = run(pvic() + " run " + model.string() + " --data " + data.string() +
+                              " --algorithm nuts --chains 4 --draws 2000 --seed " + std::to_string(seed) +
+                              " --progress never -o " + (dir.path / "fit.csv").string());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json summary = nlohmann::json::parse(slurp(dir.path / "fit-summary.json"));
+  EXPECT_EQ(summary["sampling"]["divergences"], 0);
+  for (const ExactMoments& e : exact) {
+    SCOPED_TRACE(e.name);
+    const nlohmann::json* row = nullptr;
+    for (const nlohmann::json& p : summary["parameters"])
+      if (p["name"] == e.name) row = &p;
+    ASSERT_NE(row, nullptr);
+    const double mean = (*row)["mean"], sd = (*row)["sd"], mcse = (*row)["mcse_mean"], ess = (*row)["ess_bulk"];
+    EXPECT_NEAR(mean, e.mean, 5 * mcse);
+    EXPECT_NEAR(sd, e.sd, sdErrors * e.sd / std::sqrt(2 * ess));
+  }
+}
+
+}  // namespace pvi::test

@@ -1,0 +1,20 @@
+#pragma once
+// NUTS on a program without data against the exact moments of its posterior.
+#include <string>
+#include <vector>
+
+namespace pvi::test {
+
+struct ExactMoments {
+  const char* name;  // as the summary names it, e.g. "theta.1"
+  double mean, sd;
+};
+
+// Runs `pvic run --algorithm nuts` (4 chains of 2,000 draws, the seed given) on `program`, a Stan
+// or .pvi program without data, and expects no divergences, every listed mean within 5 MCSE and
+// every sd within `sdErrors` standard errors of an sd estimate from ESS draws (sd / sqrt(2 ESS)
+// for a near-Gaussian marginal).
+void expectNutsMatchesExactMoments(const std::string& program, const std::vector<ExactMoments>& exact, int seed,
+                                   double sdErrors);
+
+}  // namespace pvi::test
