@@ -97,8 +97,14 @@ statement
 
 // One rule for `lhs ~ dist(...)` and `lhs = rhs`, so the parser decides after the left side.
 stmtTail
-  : '~' IDENT '(' exprList? ')'                                     # tildeTail
+  : '~' IDENT '(' exprList? ')' truncation?                         # tildeTail
   | op=('=' | '+=' | '-=' | '*=' | '/=') expr                       # assignTail
+  ;
+
+// Stan's truncation T[L, U], T[L, ] or T[, U]. `T` is a name here, not a keyword, so that it stays
+// usable as a variable (the AST builder refuses any other name in its place).
+truncation
+  : trunc=IDENT '[' lo=expr? ',' hi=expr? ']'
   ;
 
 // Expressions, loosest binding first at the bottom. ANTLR gives earlier alternatives higher

@@ -22,6 +22,15 @@ std::vector<KernelOp> build() {
   for (const char* d : {"binomial", "binomial_logit"})
     add(std::string(d) + "_lpmf", CallConv::Density, std::string(d) + "_lpmf", {true, true, false});
   add("neg_binomial_2_lpmf", CallConv::Density, "neg_binomial_2_lpmf", {true, false, false});
+  // Log CDFs and CCDFs: the densities' calling convention.
+  for (const char* side : {"_lcdf", "_lccdf"}) {
+    for (const char* d : {"normal", "lognormal", "cauchy", "logistic", "gamma", "weibull"})
+      add(std::string(d) + side, CallConv::Density, std::string(d) + side, {false, false, false});
+    add(std::string("student_t") + side, CallConv::Density, std::string("student_t") + side,
+        {false, false, false, false});
+    add(std::string("exponential") + side, CallConv::Density, std::string("exponential") + side, {false, false});
+    add(std::string("poisson") + side, CallConv::Density, std::string("poisson") + side, {true, false});
+  }
   add("categorical_lpmf", CallConv::Categorical, "categorical_lpmf", {true, false});
   add("categorical_logit_lpmf", CallConv::Categorical, "categorical_logit_lpmf", {true, false});
   add("dirichlet_lpdf", CallConv::Dirichlet, "dirichlet_lpdf");
@@ -29,7 +38,7 @@ std::vector<KernelOp> build() {
   add("multi_normal_lpdf", CallConv::MultiNormal, "multi_normal_lpdf");
   add("multi_normal_cholesky_lpdf", CallConv::MultiNormal, "multi_normal_cholesky_lpdf");
 
-  for (const char* f : {"exp", "log", "log1p", "expm1", "log1m", "lgamma", "digamma", "inv_logit", "log_inv_logit",
+  for (const char* f : {"exp", "log", "log1p", "expm1", "log1m", "log1m_exp", "lgamma", "digamma", "inv_logit", "log_inv_logit",
                         "log1m_inv_logit", "logit", "sqrt", "square", "tanh", "abs", "relu", "inv", "softmax",
                         "log_softmax", "neg", "log10", "cumulative_sum", "cholesky_decompose", "diag_matrix",
                         "multiply_lower_tri_self_transpose"})
@@ -37,6 +46,7 @@ std::vector<KernelOp> build() {
   for (const char* f : {"add", "sub", "mul", "div", "pow"}) add(std::string("ew_") + f, CallConv::EwBinary, std::string("ew_") + f);
   for (const char* f : {"pow", "fmax", "fmin"}) add(std::string(f) + "2", CallConv::ScalarBinary, f);
   add("log_sum_exp2", CallConv::ScalarBinary, "log_sum_exp2");
+  add("log_diff_exp", CallConv::ScalarBinary, "log_diff_exp");
   add("log_mix", CallConv::ScalarTernary, "log_mix");
   add("sum", CallConv::Reduce, "sum");
   add("mean", CallConv::Reduce, "mean");

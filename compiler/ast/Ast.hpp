@@ -127,6 +127,15 @@ struct Stmt {
   bool dataOnly = false;
   // Copied from a user-defined function's body by inlining.
   bool inlined = false;
+  // Tilde: Stan's truncation T[truncLower, truncUpper] (either may be null, as in T[L, ]); the
+  // checker rewrites a truncated statement into a block (Checker::checkTruncation).
+  bool truncated = false;
+  ExprPtr truncLower, truncUpper;
+  Span truncSpan;
+  // If: a truncation's range check (`y` outside [L, U] makes target -inf); kept only where its
+  // condition reads data alone (compiler/sema/FactorAssignment.cpp).
+  bool truncationCheck = false;
+  const Symbol* truncationVariate = nullptr;  // sema: the variate when it is a variable
 
   // sema
   Symbol* declared = nullptr;  // Decl and For: the symbol introduced

@@ -52,6 +52,11 @@ StmtPtr cloneStmt(const Stmt& s) {
   out->role = s.role;
   out->dataOnly = s.dataOnly;
   out->inlined = s.inlined;
+  out->truncated = s.truncated;
+  out->truncLower = cloneOptional(s.truncLower);
+  out->truncUpper = cloneOptional(s.truncUpper);
+  out->truncSpan = s.truncSpan;
+  out->truncationCheck = s.truncationCheck;
   for (const ExprPtr& e : s.exprs) out->exprs.push_back(cloneExpr(*e));
   for (const StmtPtr& b : s.body) out->body.push_back(cloneStmt(*b));
   return out;

@@ -164,8 +164,10 @@ class Dumper {
         expr(d + 1, *s.exprs[1]);
         return;
       case StmtKind::Tilde:
-        line(d, "tilde " + s.name, s.span);
+        line(d, "tilde " + s.name + (s.truncated ? " truncated" : ""), s.span);
         for (const ExprPtr& e : s.exprs) expr(d + 1, *e);
+        if (s.truncLower) expr(d + 1, *s.truncLower);
+        if (s.truncUpper) expr(d + 1, *s.truncUpper);
         return;
       case StmtKind::Target:
         line(d, "target +=", s.span);

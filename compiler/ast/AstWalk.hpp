@@ -5,8 +5,8 @@
 namespace pvi {
 
 // f(ExprPtr&) on each expression a statement holds directly: its declared type's sizes and bounds
-// (offset and multiplier included),
-// then its own expressions (not those of nested statements).
+// (offset and multiplier included), then its own expressions (not those of nested statements),
+// then a truncation's bounds.
 template <class F>
 void forEachExpr(Stmt& s, F&& f) {
   if (s.declType) {
@@ -18,6 +18,8 @@ void forEachExpr(Stmt& s, F&& f) {
     if (s.declType->multiplier) f(s.declType->multiplier);
   }
   for (ExprPtr& e : s.exprs) f(e);
+  if (s.truncLower) f(s.truncLower);
+  if (s.truncUpper) f(s.truncUpper);
 }
 
 // f on each direct subexpression: arguments, then index bounds.

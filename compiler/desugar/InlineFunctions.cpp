@@ -301,6 +301,10 @@ class Inliner {
     for (const char* suffix : {"_lpdf", "_lpmf"})
       if (userFunction(s->name + suffix) != nullptr) density = s->name + suffix;
     if (density.empty()) return;
+    if (s->truncated) {
+      diags_.error(s->truncSpan, "truncation of the user-defined distribution '" + s->name + "' is not supported yet");
+      s->truncated = false;
+    }
     auto call = std::make_unique<Expr>();
     call->kind = ExprKind::Call;
     call->text = density;

@@ -34,6 +34,11 @@ ValueId FunctionLowerer::density(const std::string& name, std::vector<ValueId> a
     rest.insert(rest.end(), args.begin() + 4, args.end());
     return density(glm->second, rest, at);
   }
+  // D_cdf(y | ...) is the product of the CDFs: exp(D_lcdf(y | ...)).
+  if (stdlib::cdfSuffix(name) == "_cdf") {
+    const ValueId lcdf = density(name.substr(0, name.size() - 4) + "_lcdf", std::move(args), at);
+    return kernel("exp", realScalar(), {lcdf});
+  }
   const auto* op = stdlib::findKernelOp(name);
   if (op == nullptr) throw Unsupported{at, "the density " + name};
   for (size_t k = 0; k < args.size(); ++k)
@@ -351,6 +356,7 @@ ValueId FunctionLowerer::call(const Expr& e) {
   if (fn == "pow" || fn == "fmax" || fn == "fmin") return kernel(fn + "2", realScalar(), args);
   if (fn == "log_sum_exp" && args.size() == 2) return kernel("log_sum_exp2", realScalar(), args);
   if (fn == "log_mix") return kernel("log_mix", realScalar(), args);
+  if (fn == "log_diff_exp") return kernel("log_diff_exp", realScalar(), args);
   throw Unsupported{e.nameSpan, "the function '" + fn + "' with these arguments"};
 }
 

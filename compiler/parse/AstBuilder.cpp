@@ -179,6 +179,15 @@ class Builder {
       s->exprs.push_back(expr(e->expr()));
       if (tilde->exprList())
         for (auto* a : tilde->exprList()->expr()) s->exprs.push_back(expr(a));
+      if (auto* t = tilde->truncation()) {
+        if (t->trunc->getText() != "T")
+          diags_.error(spanOf(t->trunc), "unexpected '" + t->trunc->getText() + "' after a '~' statement; a truncation is "
+                                         "written T[L, U], T[L, ] or T[, U]");
+        s->truncated = true;
+        s->truncSpan = spanOf(t);
+        if (t->lo) s->truncLower = expr(t->lo);
+        if (t->hi) s->truncUpper = expr(t->hi);
+      }
       return s;
     }
     auto* assign = static_cast<PVIParser::AssignTailContext*>(e->stmtTail());

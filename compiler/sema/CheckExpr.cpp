@@ -257,11 +257,21 @@ Type Checker::checkCall(Expr& e) {
       diags_.error(e.nameSpan, "'" + e.text + "' needs a variate");
       return Type::poisoned();
     }
+    const std::string cdf = stdlib::cdfSuffix(e.text);
+    if (!cdf.empty() && stdlib::findKernelOp(d->name + "_lcdf") == nullptr) {
+      for (ExprPtr& a : e.args) checkExpr(*a);
+      std::string with;
+      for (const stdlib::DistributionEntry& other : stdlib::distributions())
+        if (stdlib::findKernelOp(other.name + "_lcdf") != nullptr) with += (with.empty() ? "" : ", ") + other.name;
+      diags_.error(e.nameSpan, "pvic has no CDF of '" + d->name + "' yet ('" + e.text + "'); the distributions with "
+                               "_lcdf, _lccdf and _cdf are " + with);
+      return Type::poisoned();
+    }
     std::vector<Expr*> args;
     for (ExprPtr& a : e.args) args.push_back(a.get());
     size_t errorsBefore = diags_.errorCount();
     checkDistributionArgs(*d, args, e.nameSpan, e.span, e.text);
-    markPriors(*e.args[0]);
+    if (cdf.empty()) markPriors(*e.args[0]);  // a CDF of a latent is not its prior
     return diags_.errorCount() == errorsBefore ? Type::realScalar() : Type::poisoned();
   }
   for (const char* suffix : {"_lpdf", "_lpmf"}) {

@@ -676,8 +676,10 @@ void Checker::checkTilde(Stmt& s) {
     diags_.error(s.nameSpan, "unknown distribution '" + s.name + "'" + hint);
     return;
   }
+  const size_t errorsBefore = diags_.errorCount();
   checkDistributionArgs(*d, args, s.nameSpan, s.span, s.name);
   markPriors(*s.exprs[0]);
+  if (s.truncated && diags_.errorCount() == errorsBefore) checkTruncation(s, *d);
 }
 
 void Checker::checkDistributionArgs(const stdlib::DistributionEntry& d, std::vector<Expr*> args, Span at, Span whole,

@@ -151,6 +151,12 @@ class FactorAssigner {
         return;
       }
       case StmtKind::If: {
+        if (s.truncationCheck && c_.taintOf(*s.exprs[0]).latent != nullptr) {
+          // A truncation's range check whose condition reads a latent cannot be control flow: the
+          // latent's declared bounds must keep it in range (Checker::checkTruncation).
+          if (final_) dropTruncationCheck(s);
+          return;
+        }
         Taint t = ctx;
         t.merge(c_.taintOf(*s.exprs[0]));
         if (final_) requireData(*s.exprs[0], "the condition of 'if'", kFlowRule);
@@ -163,6 +169,23 @@ class FactorAssigner {
       case StmtKind::Return:  // refused by the checker (inlining replaces them)
       case StmtKind::Call: return;
     }
+  }
+
+  // Removes a truncation's range check that reads a latent, with a warning unless the variate is a
+  // latent declared with bounds (`real<lower=0> sigma; sigma ~ normal(0, 1) T[0, ];`).
+  void dropTruncationCheck(Stmt& s) {
+    const Symbol* variate = s.truncationVariate;
+    const bool bounded = variate != nullptr && variate->decl != nullptr && variate->decl->declType &&
+                         (variate->decl->declType->lower || variate->decl->declType->upper);
+    if (!bounded) {
+      const Symbol* latent = c_.taintOf(*s.exprs[0]).latent;
+      c_.diags_.warning(s.span, "this truncation's range is not checked, because it depends on latent '" +
+                                    latent->name + "': declare the truncation's bounds as the bounds of '" +
+                                    latent->name + "', as Stan programs usually do");
+    }
+    s.kind = StmtKind::Block;
+    s.exprs.clear();
+    s.body.clear();
   }
 
   static FactorRef factorOf(const Taint& t) {

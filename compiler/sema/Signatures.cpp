@@ -277,7 +277,7 @@ void addConcatenations(std::vector<FunctionEntry>& fns) {
 std::vector<FunctionEntry> buildFunctions() {
   std::vector<FunctionEntry> fns;
   // Element-wise real functions of anything numeric; int arguments are promoted.
-  for (const char* f : {"exp", "log", "log1p", "expm1", "log1m", "lgamma", "digamma", "inv_logit", "log_inv_logit",
+  for (const char* f : {"exp", "log", "log1p", "expm1", "log1m", "log1m_exp", "lgamma", "digamma", "inv_logit", "log_inv_logit",
                         "log1m_inv_logit", "logit", "sqrt", "square", "tanh", "relu", "inv", "log10"}) {
     fns.push_back({f, {{{P::Any}, returnsArgAsReal(0)}}});
   }
@@ -384,6 +384,7 @@ std::vector<FunctionEntry> buildFunctions() {
                    [](const CallArgs& a) { return Type::matrix(*length1D(a.types[0]), *length1D(a.types[1])); }}}});
   // log(theta * exp(lp1) + (1 - theta) * exp(lp2)), a two-component mixture on the log scale.
   fns.push_back({"log_mix", {{{P::Real, P::Real, P::Real}, returns(Type::realScalar())}}});
+  fns.push_back({"log_diff_exp", {{{P::Real, P::Real}, returns(Type::realScalar())}}});
   fns.push_back({"to_vector",
                  {{{P::Container}, [](const CallArgs& a) { return Type::vector(*length1D(a.types[0])); }},
                   {{P::Matrix}, [](const CallArgs& a) {
@@ -506,15 +507,28 @@ const FunctionEntry* findOperator(const std::string& op) { return findIn(operato
 const FunctionEntry* findFunction(const std::string& name) { return findIn(functions(), name); }
 const DistributionEntry* findDistribution(const std::string& name) { return findIn(distributions(), name); }
 
+namespace {
+bool endsWith(const std::string& name, const std::string& s) {
+  return name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+}
+}  // namespace
+
 const DistributionEntry* findDensityFunction(const std::string& name) {
   for (const char* suffix : {"_lpdf", "_lpmf"}) {
     std::string s(suffix);
-    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) {
+    if (endsWith(name, s)) {
       const DistributionEntry* d = findDistribution(name.substr(0, name.size() - s.size()));
       if (d && d->discrete == (s == "_lpmf")) return d;
     }
   }
-  return nullptr;
+  std::string suffix = cdfSuffix(name);
+  return suffix.empty() ? nullptr : findDistribution(name.substr(0, name.size() - suffix.size()));
+}
+
+std::string cdfSuffix(const std::string& name) {
+  for (const char* s : {"_lcdf", "_lccdf", "_cdf"})
+    if (endsWith(name, s)) return s;
+  return "";
 }
 
 }  // namespace pvi::stdlib

@@ -78,8 +78,11 @@ struct DistributionEntry {
 const FunctionEntry* findOperator(const std::string& op);
 const FunctionEntry* findFunction(const std::string& name);
 const DistributionEntry* findDistribution(const std::string& name);
-// "normal_lpdf" -> the normal entry (nullptr for names without a density suffix).
+// "normal_lpdf" (or "normal_lcdf", "normal_lccdf", "normal_cdf") -> the normal entry (nullptr for
+// names without a density or CDF suffix).
 const DistributionEntry* findDensityFunction(const std::string& name);
+// "_lcdf", "_lccdf" or "_cdf" when `name` ends with one, else "".
+std::string cdfSuffix(const std::string& name);
 
 const std::vector<FunctionEntry>& operators();
 const std::vector<FunctionEntry>& functions();

@@ -89,6 +89,46 @@ double pvi_categorical_logit_lpmf(int64_t n, PVI_I(y), int64_t k, const double *
 double pvi_categorical_logit_lpmf_grad(double adj, int64_t n, PVI_I(y), int64_t k, const double *beta,
                                        double *g_beta);
 
+/* Log CDFs and CCDFs (distributions/<name>_cdf.cpp): D_lcdf(y | ...) = sum_i log F(y_i | ...),
+ * D_lccdf = sum_i log(1 - F(y_i | ...)), with the densities' argument and gradient conventions
+ * (every real argument finite, else -INFINITY). */
+double pvi_normal_lcdf(int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma));
+double pvi_normal_lcdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma), double *g_y, double *g_mu, double *g_sigma);
+double pvi_normal_lccdf(int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma));
+double pvi_normal_lccdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma), double *g_y, double *g_mu, double *g_sigma);
+double pvi_lognormal_lcdf(int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma));
+double pvi_lognormal_lcdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma), double *g_y, double *g_mu, double *g_sigma);
+double pvi_lognormal_lccdf(int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma));
+double pvi_lognormal_lccdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma), double *g_y, double *g_mu, double *g_sigma);
+double pvi_cauchy_lcdf(int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma));
+double pvi_cauchy_lcdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma), double *g_y, double *g_mu, double *g_sigma);
+double pvi_cauchy_lccdf(int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma));
+double pvi_cauchy_lccdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma), double *g_y, double *g_mu, double *g_sigma);
+double pvi_logistic_lcdf(int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma));
+double pvi_logistic_lcdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma), double *g_y, double *g_mu, double *g_sigma);
+double pvi_logistic_lccdf(int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma));
+double pvi_logistic_lccdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma), double *g_y, double *g_mu, double *g_sigma);
+double pvi_student_t_lcdf(int64_t n, PVI_R(y), PVI_R(nu), PVI_R(mu), PVI_R(sigma));
+double pvi_student_t_lcdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(nu), PVI_R(mu), PVI_R(sigma), double *g_y, double *g_nu, double *g_mu, double *g_sigma);
+double pvi_student_t_lccdf(int64_t n, PVI_R(y), PVI_R(nu), PVI_R(mu), PVI_R(sigma));
+double pvi_student_t_lccdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(nu), PVI_R(mu), PVI_R(sigma), double *g_y, double *g_nu, double *g_mu, double *g_sigma);
+double pvi_exponential_lcdf(int64_t n, PVI_R(y), PVI_R(beta));
+double pvi_exponential_lcdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(beta), double *g_y, double *g_beta);
+double pvi_exponential_lccdf(int64_t n, PVI_R(y), PVI_R(beta));
+double pvi_exponential_lccdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(beta), double *g_y, double *g_beta);
+double pvi_gamma_lcdf(int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(beta));
+double pvi_gamma_lcdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(beta), double *g_y, double *g_alpha, double *g_beta);
+double pvi_gamma_lccdf(int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(beta));
+double pvi_gamma_lccdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(beta), double *g_y, double *g_alpha, double *g_beta);
+double pvi_weibull_lcdf(int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(sigma));
+double pvi_weibull_lcdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(sigma), double *g_y, double *g_alpha, double *g_sigma);
+double pvi_weibull_lccdf(int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(sigma));
+double pvi_weibull_lccdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(alpha), PVI_R(sigma), double *g_y, double *g_alpha, double *g_sigma);
+double pvi_poisson_lcdf(int64_t n, PVI_I(y), PVI_R(lambda));
+double pvi_poisson_lcdf_grad(double adj, int64_t n, PVI_I(y), PVI_R(lambda), double *g_lambda);
+double pvi_poisson_lccdf(int64_t n, PVI_I(y), PVI_R(lambda));
+double pvi_poisson_lccdf_grad(double adj, int64_t n, PVI_I(y), PVI_R(lambda), double *g_lambda);
+
 /* Multivariate: vectors of length k; matrices k x k column-major. */
 double pvi_dirichlet_lpdf(int64_t k, const double *theta, const double *alpha);
 /* lkj_corr_cholesky: kk = K^2 elements of L, eta a scalar. */
@@ -114,6 +154,7 @@ PVI_UNARY(log)
 PVI_UNARY(log1p)
 PVI_UNARY(expm1)
 PVI_UNARY(log1m)
+PVI_UNARY(log1m_exp)
 PVI_UNARY(lgamma)
 PVI_UNARY(digamma)
 PVI_UNARY(inv_logit)
@@ -136,6 +177,8 @@ double pvi_fmax(double a, double b);
 void pvi_fmax_grad(double a, double b, double out, double g_out, double *g_a, double *g_b);
 double pvi_fmin(double a, double b);
 void pvi_fmin_grad(double a, double b, double out, double g_out, double *g_a, double *g_b);
+double pvi_log_diff_exp(double a, double b);
+void pvi_log_diff_exp_grad(double a, double b, double out, double g_out, double *g_a, double *g_b);
 double pvi_log_sum_exp2(double a, double b);
 void pvi_log_sum_exp2_grad(double a, double b, double out, double g_out, double *g_a, double *g_b);
 double pvi_log_mix(double theta, double lp1, double lp2);

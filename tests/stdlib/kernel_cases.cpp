@@ -412,6 +412,154 @@ void addDiscreteDensities(std::vector<Entry>& t) {
   }
 }
 
+// ---- log CDFs and CCDFs ---------------------------------------------------------------------
+
+// log F(x) or log(1 - F(x)) of a Boost distribution, in the precision of its value type, from the
+// tail where the probability is small: log(p) for p < 1/2, else log1p(-(1 - p)) with 1 - p from
+// Boost's complement (log(p) of a p near 1 keeps only long double's absolute precision, which is
+// less than the value's own near 0).
+template <class D, class T>
+LD logCdfRef(const D& dist, const T& x, bool complement) {
+  const T lower = bm::cdf(dist, x), upper = bm::cdf(bm::complement(dist, x));
+  const T p = complement ? upper : lower, q = complement ? lower : upper;
+  using std::log;
+  return static_cast<LD>(p < T(0.5) ? T(log(p)) : T(bm::log1p(-q)));
+}
+
+void addCdfs(std::vector<Entry>& t) {
+  for (bool complement : {false, true}) {
+    const std::string side = complement ? "_lccdf" : "_lcdf";
+    auto kernels = [&](auto value, auto valueC, auto grad, auto gradC, const char* name, const char* nameC) {
+      return std::tuple{complement ? nameC : name, complement ? valueC : value, complement ? gradC : grad};
+    };
+    {
+      auto [sym, f, g] = kernels(&pvi_normal_lcdf, &pvi_normal_lccdf, &pvi_normal_lcdf_grad, &pvi_normal_lccdf_grad,
+                                 "pvi_normal_lcdf", "pvi_normal_lccdf");
+      Entry e = density<Rl, Rl, Rl>("normal" + side, sym, f, g, {real("y"), real("mu"), real("sigma", Step::Rel)});
+      e.reference = [complement](const Point& p) {
+        return std::vector<LD>{logCdfRef(bm::normal_distribution<LD>(r0(p, 1), r0(p, 2)), LD(r0(p, 0)), complement)};
+      };
+      e.random = [](Rng& g) { return Point{R(g.uni(-6, 6)), R(g.uni(-3, 3)), R(g.logUni(0.1, 10))}; };
+      // Both sides of z = -37.5, where the kernel turns from erfc to the asymptotic series, and far tails.
+      e.edges = {{R(-37), R(0), R(1)}, {R(-38), R(0), R(1)}, {R(-60), R(0), R(1)}, {R(40), R(0), R(1)},
+                 {R(8), R(0), R(1)},   {R(0), R(0), R(1)},   {R(1e-300), R(0), R(1e-300)}};
+      e.outside = {{R(0), R(0), R(0)}, {R(0), R(0), R(-1)}};
+      t.push_back(e);
+    }
+    {
+      auto [sym, f, g] = kernels(&pvi_lognormal_lcdf, &pvi_lognormal_lccdf, &pvi_lognormal_lcdf_grad,
+                                 &pvi_lognormal_lccdf_grad, "pvi_lognormal_lcdf", "pvi_lognormal_lccdf");
+      Entry e = density<Rl, Rl, Rl>("lognormal" + side, sym, f, g,
+                                    {real("y", Step::Rel), real("mu"), real("sigma", Step::Rel)});
+      e.reference = [complement](const Point& p) {
+        return std::vector<LD>{
+            logCdfRef(bm::lognormal_distribution<LD>(r0(p, 1), r0(p, 2)), LD(r0(p, 0)), complement)};
+      };
+      e.random = [](Rng& g) { return Point{R(g.logUni(0.01, 100)), R(g.uni(-2, 2)), R(g.logUni(0.1, 5))}; };
+      e.edges = {{R(1e-20), R(0), R(1)}, {R(1e20), R(0), R(1)}, {R(1.5), R(std::log(1.5)), R(1e-3)}};
+      e.outside = {{R(-1), R(0), R(1)}, {R(1), R(0), R(0)}, {R(1), R(0), R(-2)}};
+      t.push_back(e);
+    }
+    {
+      auto [sym, f, g] = kernels(&pvi_cauchy_lcdf, &pvi_cauchy_lccdf, &pvi_cauchy_lcdf_grad, &pvi_cauchy_lccdf_grad,
+                                 "pvi_cauchy_lcdf", "pvi_cauchy_lccdf");
+      Entry e = density<Rl, Rl, Rl>("cauchy" + side, sym, f, g, {real("y"), real("mu"), real("sigma", Step::Rel)});
+      e.reference = [complement](const Point& p) {
+        return std::vector<LD>{logCdfRef(bm::cauchy_distribution<LD>(r0(p, 1), r0(p, 2)), LD(r0(p, 0)), complement)};
+      };
+      e.random = [](Rng& g) { return Point{R(g.uni(-10, 10)), R(g.uni(-3, 3)), R(g.logUni(0.1, 10))}; };
+      e.edges = {{R(-1e10), R(0), R(1)}, {R(1e10), R(0), R(1)}, {R(0), R(0), R(1)}, {R(-1e-8), R(0), R(1)}};
+      e.outside = {{R(0), R(0), R(0)}, {R(0), R(0), R(-1)}};
+      t.push_back(e);
+    }
+    {
+      auto [sym, f, g] = kernels(&pvi_logistic_lcdf, &pvi_logistic_lccdf, &pvi_logistic_lcdf_grad,
+                                 &pvi_logistic_lccdf_grad, "pvi_logistic_lcdf", "pvi_logistic_lccdf");
+      Entry e = density<Rl, Rl, Rl>("logistic" + side, sym, f, g, {real("y"), real("mu"), real("sigma", Step::Rel)});
+      e.reference = [complement](const Point& p) {
+        return std::vector<LD>{
+            logCdfRef(bm::logistic_distribution<LD>(r0(p, 1), r0(p, 2)), LD(r0(p, 0)), complement)};
+      };
+      e.random = [](Rng& g) { return Point{R(g.uni(-10, 10)), R(g.uni(-3, 3)), R(g.logUni(0.1, 10))}; };
+      e.edges = {{R(-700), R(0), R(1)}, {R(40), R(0), R(1)}, {R(0), R(0), R(1)}};
+      e.outside = {{R(0), R(0), R(0)}, {R(0), R(0), R(-1)}};
+      t.push_back(e);
+    }
+    {
+      auto [sym, f, g] = kernels(&pvi_student_t_lcdf, &pvi_student_t_lccdf, &pvi_student_t_lcdf_grad,
+                                 &pvi_student_t_lccdf_grad, "pvi_student_t_lcdf", "pvi_student_t_lccdf");
+      Entry e = density<Rl, Rl, Rl, Rl>("student_t" + side, sym, f, g,
+                                        {real("y"), real("nu", Step::Rel), real("mu"), real("sigma", Step::Rel)});
+      e.reference = [complement](const Point& p) {
+        const LD z = (LD(r0(p, 0)) - r0(p, 2)) / r0(p, 3);
+        return std::vector<LD>{logCdfRef(bm::students_t_distribution<LD>(r0(p, 1)), z, complement)};
+      };
+      e.random = [](Rng& g) {
+        return Point{R(g.uni(-10, 10)), R(g.logUni(0.5, 30)), R(g.uni(-3, 3)), R(g.logUni(0.1, 10))};
+      };
+      e.edges = {{R(-1e6), R(3), R(0), R(1)}, {R(50), R(1), R(0), R(1)}, {R(0), R(5), R(0), R(1)},
+                 {R(-3), R(1e5), R(0), R(1)}};
+      e.outside = {{R(0), R(0), R(0), R(1)}, {R(0), R(1), R(0), R(0)}, {R(0), R(-1), R(0), R(1)}};
+      t.push_back(e);
+    }
+    {
+      auto [sym, f, g] = kernels(&pvi_gamma_lcdf, &pvi_gamma_lccdf, &pvi_gamma_lcdf_grad, &pvi_gamma_lccdf_grad,
+                                 "pvi_gamma_lcdf", "pvi_gamma_lccdf");
+      Entry e = density<Rl, Rl, Rl>("gamma" + side, sym, f, g,
+                                    {real("y", Step::Rel), real("alpha", Step::Rel), real("beta", Step::Rel)});
+      // Boost's gamma_distribution(shape, scale): Stan's gamma(alpha, beta) has scale 1 / beta.
+      e.reference = [complement](const Point& p) {
+        return std::vector<LD>{
+            logCdfRef(bm::gamma_distribution<LD>(r0(p, 1), 1 / LD(r0(p, 2))), LD(r0(p, 0)), complement)};
+      };
+      e.random = [](Rng& g) { return Point{R(g.logUni(0.01, 20)), R(g.logUni(0.3, 20)), R(g.logUni(0.1, 5))}; };
+      e.edges = {{R(1e-10), R(2), R(1)}, {R(100), R(2), R(1)}, {R(1), R(1e-3), R(1)}, {R(1000), R(900), R(1)}};
+      e.outside = {{R(-1), R(1), R(1)}, {R(1), R(0), R(1)}, {R(1), R(1), R(0)}, {R(1), R(-1), R(1)}};
+      t.push_back(e);
+    }
+    {
+      auto [sym, f, g] = kernels(&pvi_exponential_lcdf, &pvi_exponential_lccdf, &pvi_exponential_lcdf_grad,
+                                 &pvi_exponential_lccdf_grad, "pvi_exponential_lcdf", "pvi_exponential_lccdf");
+      Entry e = density<Rl, Rl>("exponential" + side, sym, f, g, {real("y", Step::Rel), real("beta", Step::Rel)});
+      // In 50 digits: far in the right tail exp(-beta y) is below long double's range.
+      e.reference = [complement](const Point& p) {
+        return std::vector<LD>{logCdfRef(bm::exponential_distribution<MP>(r0(p, 1)), MP(r0(p, 0)), complement)};
+      };
+      e.random = [](Rng& g) { return Point{R(g.logUni(0.001, 10)), R(g.logUni(0.1, 10))}; };
+      e.edges = {{R(1e-300), R(1)}, {R(500), R(1)}, {R(1e4), R(2)}, {R(0.5), R(1e-10)}};
+      e.outside = {{R(-1), R(1)}, {R(1), R(0)}, {R(1), R(-1)}};
+      t.push_back(e);
+    }
+    {
+      auto [sym, f, g] = kernels(&pvi_weibull_lcdf, &pvi_weibull_lccdf, &pvi_weibull_lcdf_grad,
+                                 &pvi_weibull_lccdf_grad, "pvi_weibull_lcdf", "pvi_weibull_lccdf");
+      Entry e = density<Rl, Rl, Rl>("weibull" + side, sym, f, g,
+                                    {real("y", Step::Rel), real("alpha", Step::Rel), real("sigma", Step::Rel)});
+      // Boost's weibull_distribution(shape, scale) in 50 digits (t^alpha reaches 1e10 here).
+      e.reference = [complement](const Point& p) {
+        return std::vector<LD>{
+            logCdfRef(bm::weibull_distribution<MP>(r0(p, 1), r0(p, 2)), MP(r0(p, 0)), complement)};
+      };
+      e.random = [](Rng& g) { return Point{R(g.logUni(0.01, 20)), R(g.logUni(0.2, 8)), R(g.logUni(0.1, 10))}; };
+      e.edges = {{R(1e-300), R(1), R(1)}, {R(1e-5), R(0.5), R(2)}, {R(50), R(3), R(10)}, {R(1), R(1), R(1)}};
+      e.outside = {{R(-1), R(2), R(1)}, {R(1), R(0), R(1)}, {R(1), R(-1), R(1)}, {R(1), R(1), R(0)}};
+      t.push_back(e);
+    }
+    {
+      auto [sym, f, g] = kernels(&pvi_poisson_lcdf, &pvi_poisson_lccdf, &pvi_poisson_lcdf_grad,
+                                 &pvi_poisson_lccdf_grad, "pvi_poisson_lcdf", "pvi_poisson_lccdf");
+      Entry e = density<In, Rl>("poisson" + side, sym, f, g, {integer("y"), real("lambda", Step::Rel)});
+      e.reference = [complement](const Point& p) {
+        return std::vector<LD>{logCdfRef(bm::poisson_distribution<LD>(r0(p, 1)), LD(i0(p, 0)), complement)};
+      };
+      e.random = [](Rng& g) { return Point{I(g.integer(0, 30)), R(g.logUni(0.1, 30))}; };
+      e.edges = {{I(0), R(1e-3)}, {I(100), R(1)}, {I(0), R(200)}, {I(1000), R(1000)}};
+      e.outside = {{I(-1), R(1)}, {I(1), R(-1)}};
+      t.push_back(e);
+    }
+  }
+}
+
 // ---- multivariate densities ------------------------------------------------------------------
 
 using MatLD = Eigen::Matrix<LD, Eigen::Dynamic, Eigen::Dynamic>;
@@ -748,6 +896,17 @@ void addElementwise(std::vector<Entry>& t) {
       UNARY(log1m), [](auto x) { return decltype(x)(bm::log1p(-x)); }, [](Rng& g) { return g.uni(-20, 0.9); },
       {1e-20, -1e-20, 0.999999, -1e300, 1 - 1.1102230246251565e-16}, Step::Abs));
   t.push_back(unary(
+      UNARY(log1m_exp),
+      [](auto x) {
+        // log(-expm1(x)) loses the value's digits below -log 2 (1 + expm1(x) rounds), where
+        // log1p(-exp(x)) keeps them (Maechler 2012).
+        using std::exp;
+        using std::log;
+        using T = decltype(x);
+        return x > T(-0.6931471805599453) ? T(log(-bm::expm1(x))) : T(bm::log1p(-exp(x)));
+      }, [](Rng& g) { return g.uni(-20, -0.01); },
+      {-1e-20, -0.6931, -0.6932, -40, -800, -1e300}, Step::Abs));
+  t.push_back(unary(
       UNARY(lgamma), [](auto x) { return decltype(x)(bm::lgamma(x)); },
       [](Rng& g) { return g.uniAwayFromIntegers(-5, 30, 0.1); },
       {1e-300, 1e300, 1, 2, 1 + 9.313225746154785e-10, 2 - 9.313225746154785e-10, -2.5, 1e-8, 170.5, 1e15},
@@ -861,6 +1020,20 @@ void addScalarAndVectorFunctions(std::vector<Entry>& t) {
        {R(1e300), R(1e300)}, {R(0), R(-40)}},
       Step::Abs, Step::Abs));
   // log_sum_exp(1000, 1000) = 1000 + log 2 etc.: well conditioned, default floor is fine.
+  t.back().floor = 1.0;
+  t.push_back(binary(
+      "log_diff_exp", &pvi_log_diff_exp, &pvi_log_diff_exp_grad,
+      [](auto a, auto b) {
+        using std::log;
+        return decltype(a)(a + log(-bm::expm1(b - a)));
+      },
+      [](Rng& g) {  // b below a by 0.5 or more: the finite differences' steps (up to 0.02) stay far
+                    // from the singularity at a = b, which the edge points approach (values only)
+        double a = g.uni(-20, 20);
+        return Point{R(a), R(a - g.logUni(0.5, 30))};
+      },
+      {{R(0), R(-1e-12)}, {R(1000), R(999)}, {R(-1000), R(-1040)}, {R(5), R(-kInf)}, {R(0), R(-700)}},
+      Step::Abs, Step::Abs));
   t.back().floor = 1.0;
   {
     Entry e;
@@ -1338,6 +1511,7 @@ const std::vector<Entry>& kernelCases() {
     std::vector<Entry> t;
     addDensities(t);
     addDiscreteDensities(t);
+    addCdfs(t);
     addMultivariate(t);
     addElementwise(t);
     addScalarAndVectorFunctions(t);
