@@ -492,6 +492,8 @@ class Emitter {
     if (init == ir::kNone) {
       b_.CreateMemSet(ptrs_[k], b_.getInt8(i.type.elem == Elem::Real ? 0xFF : 0), b_.CreateMul(n, i64(8)),
                       llvm::MaybeAlign(8));
+    } else if (at(init).type.elem == Elem::Int && at(init).type.rank == 0 && i.type.rank > 0) {
+      call("pvi_fill_int", b_.getVoidTy(), {n, intOf(init), ptrs_[k]});  // every element: rep_array(0, n)
     } else if (at(init).type.elem == Elem::Int && at(init).type.rank == 0) {
       b_.CreateStore(intOf(init), ptrs_[k]);
     } else {

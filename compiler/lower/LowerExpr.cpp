@@ -270,6 +270,16 @@ ValueId FunctionLowerer::call(const Expr& e) {
     if (fn == "cols" && t.rank == 1 && ct.shape == Shape::Vector) return constInt(1);
     return t.dims[0];
   }
+  if (fn == "rep_array") {
+    ValueId x = lower(*e.args[0]);
+    const VType xt = f_.at(x).type;
+    VType t = xt;  // the element's dims, then the array dims innermost first (ir::VType)
+    for (size_t k = e.args.size(); k-- > 1;) t.dims[t.rank++] = intExpr(*e.args[k]);
+    if (xt.elem == Elem::Int) return newVar(t, x);  // n copies of an int (Codegen: pvi_fill_int)
+    if (xt.rank == 0) return kernel("fill", t, {x});
+    // An array of vectors has the layout of a matrix with them as its columns.
+    return add(Inst{Op::Reshape, t, {repeated(x, true, t.dims[1])}});
+  }
   if (fn == "rep_vector" || fn == "rep_row_vector") {
     ValueId x = realValue(*e.args[0]);
     return kernel("fill", VType{Elem::Real, 1, {intExpr(*e.args[1]), ir::kNone}}, {x});

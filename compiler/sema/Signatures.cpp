@@ -169,8 +169,12 @@ std::vector<FunctionEntry> buildOperators() {
     }
     return e;
   };
-  ops.push_back(elementwiseOp(".*"));
-  ops.push_back(elementwiseOp("./"));
+  // .* and ./ of two reals are * and / (Stan allows them).
+  for (const char* op : {".*", "./"}) {
+    FunctionEntry e = elementwiseOp(op);
+    e.signatures.insert(e.signatures.begin(), {{P::Real, P::Real}, returns(Type::realScalar())});
+    ops.push_back(std::move(e));
+  }
   FunctionEntry pow{"^", {{{P::Real, P::Real}, returns(Type::realScalar())}}};
   ops.push_back(std::move(pow));
   FunctionEntry epow = elementwiseOp(".^");
@@ -327,6 +331,23 @@ std::vector<FunctionEntry> buildFunctions() {
   fns.back().name = "cols";
   fns.push_back({"size", {{{P::Any}, returns(Type::intScalar())}}});
   fns.push_back({"rep_vector", {{{P::Real, P::Int}, [](const CallArgs& a) { return Type::vector(a.asSize[1]); }}}});
+  // rep_array(x, n), (x, m, n), (x, k, m, n): an array of copies of an int, a real, a vector or a
+  // row_vector.
+  {
+    FunctionEntry repArray{"rep_array", {}};
+    auto arrayOf = [](const CallArgs& a) {
+      Type t = a.types[0];
+      t.arrayDims.assign(a.asSize.begin() + 1, a.asSize.end());
+      return t;
+    };
+    for (P x : {P::Int, P::Real, P::Vector, P::RowVector})
+      for (size_t dims = 1; dims <= (x == P::Int || x == P::Real ? 3u : 1u); ++dims) {
+        std::vector<P> params{x};
+        params.insert(params.end(), dims, P::Int);
+        repArray.signatures.push_back({params, arrayOf});
+      }
+    fns.push_back(std::move(repArray));
+  }
   fns.push_back(
       {"rep_row_vector", {{{P::Real, P::Int}, [](const CallArgs& a) { return Type::rowVector(a.asSize[1]); }}}});
   fns.push_back({"rep_matrix",

@@ -1,5 +1,5 @@
 // append_row, append_col, cumulative_sum, diag_pre_multiply, diag_post_multiply, quad_form_diag,
-// gp_exp_quad_cov, cholesky_decompose, diag_matrix, identity_matrix, rep_matrix of a vector and the
+// gp_exp_quad_cov, cholesky_decompose, diag_matrix, identity_matrix, rep_matrix of a vector, rep_array and the
 // indexing functions (sub_col, sub_row, segment, head, tail) in generated code: each model equals the same model
 // written with literals and indexing (value and gradient), and its gradients match finite
 // differences. Covers reals with vectors, vectors with vectors, row_vectors and matrices stacked
@@ -66,6 +66,16 @@ const ConcatCase kConcatCases[] = {
      " + beta[2] * w4[3] + beta[3] * w4[4];"},
     {"rep_matrix_of_vectors", "target += sum(rep_matrix(beta, 2) .* X') + sum(rep_matrix(exp(beta'), 2) .* X);",
      "target += sum(X[1] .* beta') + sum(X[2] .* beta') + sum(X[1] .* exp(beta')) + sum(X[2] .* exp(beta'));"},
+    {"elementwise_operators_on_reals", "target += alpha .* beta[1] + alpha ./ exp(beta[2]) + 2 .* alpha;",
+     "target += alpha * beta[1] + alpha / exp(beta[2]) + 2 * alpha;"},
+    {"rep_array",
+     "{ array[3] real r = rep_array(alpha, 3); array[2, 3] real r2 = rep_array(alpha * 2, 2, 3);"
+     " array[2] vector[3] rv = rep_array(beta * alpha, 2); array[4] int sevens = rep_array(7, 4);"
+     " array[4] int z; z = rep_array(2, 4);"
+     " target += normal_lpdf(r | 0, 1) + normal_lpdf(r2[2] | 1, 2) + normal_lpdf(rv[1] | w4[1:3], 3)"
+     " + normal_lpdf(rv[2] | 0, 1) + (sum(sevens) + sum(z)) * alpha; }",
+     "target += normal_lpdf({alpha, alpha, alpha} | 0, 1) + normal_lpdf({alpha * 2, alpha * 2, alpha * 2} | 1, 2)"
+     " + normal_lpdf(beta * alpha | w4[1:3], 3) + normal_lpdf(beta * alpha | 0, 1) + 36 * alpha;"},
 };
 
 std::string concatModel(const char* statement) {

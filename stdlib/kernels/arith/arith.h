@@ -29,6 +29,8 @@ void pvi_mean_grad(int64_t n, const double *x, double out, double g_out, double 
 /* Broadcast a scalar to n elements (rep_vector, rep_matrix). */
 void pvi_fill(int64_t n, const double *x, double *out);
 void pvi_fill_grad(int64_t n, const double *x, const double *out, const double *g_out, double *g_x);
+/* An int array of n copies of x (an int variable initialised with one value, as rep_array(0, n)). */
+void pvi_fill_int(int64_t n, int64_t x, int64_t *out);
 /* out[i] = base[idx[i] - 1]; returns 0, or the 1-based position i + 1 of the first index out of
  * 1..len (then out is not fully written). */
 int64_t pvi_gather(int64_t n, const int64_t *idx, int64_t len, const double *base, double *out);

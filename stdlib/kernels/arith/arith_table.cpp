@@ -7,7 +7,7 @@ extern "C" const pvi_arith_kernel_entry pvi_arith_kernel_table[] = {
     ENTRY(pvi_ew_add), ENTRY(pvi_ew_add_grad), ENTRY(pvi_ew_sub), ENTRY(pvi_ew_sub_grad),
     ENTRY(pvi_ew_mul), ENTRY(pvi_ew_mul_grad), ENTRY(pvi_ew_div), ENTRY(pvi_ew_div_grad),
     ENTRY(pvi_ew_pow), ENTRY(pvi_ew_pow_grad), ENTRY(pvi_neg), ENTRY(pvi_neg_grad),
-    ENTRY(pvi_sum_grad), ENTRY(pvi_mean), ENTRY(pvi_mean_grad), ENTRY(pvi_fill), ENTRY(pvi_fill_grad),
+    ENTRY(pvi_sum_grad), ENTRY(pvi_mean), ENTRY(pvi_mean_grad), ENTRY(pvi_fill), ENTRY(pvi_fill_grad), ENTRY(pvi_fill_int),
     ENTRY(pvi_gather), ENTRY(pvi_gather_grad), ENTRY(pvi_row), ENTRY(pvi_row_grad),
     ENTRY(pvi_transpose), ENTRY(pvi_transpose_grad), ENTRY(pvi_copy), ENTRY(pvi_copy_grad),
     ENTRY(pvi_subscript), ENTRY(pvi_subscript_grad), ENTRY(pvi_subscript_store), ENTRY(pvi_subscript_store_grad),

@@ -113,5 +113,8 @@ void pvi_fill(int64_t n, const double* x, double* out) {
 void pvi_fill_grad(int64_t n, const double*, const double*, const double* g_out, double* g_x) {
   for (int64_t i = 0; i < n; ++i) g_x[0] += g_out[i];
 }
+void pvi_fill_int(int64_t n, int64_t x, int64_t* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = x;
+}
 
 }  // extern "C"
