@@ -146,6 +146,7 @@ primary
   | '(' expr ')'                                                    # parenExpr
   | '[' exprList ']'                                                # rowVectorLiteral
   | '{' exprList '}'                                                # arrayLiteral
+  | STRING_LITERAL                                                  # stringLiteral
   ;
 
 exprList
@@ -175,6 +176,8 @@ REAL_LITERAL : DIGIT+ '.' DIGIT* EXPONENT?
              | DIGIT+ EXPONENT
              ;
 IDENT        : [a-zA-Z] [a-zA-Z0-9_]* ;
+// The arguments of print, reject and fatal_error: no escapes, one line.
+STRING_LITERAL : '"' ~["\r\n]* '"' ;
 
 fragment DIGIT    : [0-9] ;
 fragment EXPONENT : [eE] [+-]? DIGIT+ ;

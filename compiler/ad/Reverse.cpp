@@ -179,7 +179,7 @@ class Reverser {
       }
       // A fused density is copied too (its flag keeps codegen from evaluating it forward): its
       // backward call reads the copy's operands.
-      if (orig.op == Op::AddTarget) continue;
+      if (orig.op == Op::AddTarget || orig.op == Op::Print) continue;  // printed (or rejected) once
       Inst copy = orig;
       for (ValueId& a : copy.operands) a = remap(a, map);
       // A load reads back the copy this iteration saved (see compiler/lower/LowerAssign.cpp).

@@ -27,6 +27,7 @@ enum class ExprKind {
   Cond,       // args[0] ? args[1] : args[2]
   RowVectorLit,  // [args...]: a row_vector of scalars, or a matrix of row_vectors
   ArrayLit,      // {args...}
+  StringLit,     // "text" (text without the quotes): an argument of print, reject or fatal_error
 };
 
 struct Expr;
@@ -140,6 +141,13 @@ struct Stmt {
   // sema
   Symbol* declared = nullptr;  // Decl and For: the symbol introduced
 };
+
+// Stan's print(...), reject(...) and fatal_error(...) statements: a Call statement of one of them.
+inline bool isPrintStatement(const Stmt& s) {
+  if (s.kind != StmtKind::Call || s.exprs.empty() || s.exprs[0]->kind != ExprKind::Call) return false;
+  const std::string& f = s.exprs[0]->text;
+  return f == "print" || f == "reject" || f == "fatal_error";
+}
 
 // Blocks and program ---------------------------------------------------------------------------
 

@@ -64,6 +64,7 @@ std::string printExpr(const Expr& e) {
     }
     case ExprKind::Cond:
       return operand(*e.args[0], 2) + " ? " + operand(*e.args[1], 1) + " : " + operand(*e.args[2], 1);
+    case ExprKind::StringLit: return "\"" + e.text + "\"";
     case ExprKind::RowVectorLit:
     case ExprKind::ArrayLit: {
       std::string s = e.kind == ExprKind::RowVectorLit ? "[" : "{";
@@ -217,6 +218,7 @@ class Dumper {
       case ExprKind::Cond: line(d, "cond" + t, e.span); break;
       case ExprKind::RowVectorLit: line(d, "row_vector_literal" + t, e.span); break;
       case ExprKind::ArrayLit: line(d, "array_literal" + t, e.span); break;
+      case ExprKind::StringLit: line(d, "string \"" + e.text + "\"", e.span); break;
     }
     for (const ExprPtr& a : e.args) expr(d + 1, *a);
     for (const IndexSyntax& i : e.indices) {

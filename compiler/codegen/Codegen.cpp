@@ -409,6 +409,7 @@ class Emitter {
         case Op::Reshape: ptrs_[k] = ptrOf(i.operands[0]); break;
         case Op::CheckData: checkData(i); break;
         case Op::CheckSize: checkSize(i); break;
+        case Op::Print: printStatement(i); break;
         case Op::Zero:
           b_.CreateMemSet(ptrs_[k], b_.getInt8(0), b_.CreateMul(count(i.type), i64(8)), llvm::MaybeAlign(8));
           break;
@@ -499,6 +500,28 @@ class Emitter {
     } else {
       copyBytes(ptrs_[k], ptrOf(init), n);
     }
+  }
+
+  // Stan's print, reject and fatal_error (stdlib/kernels/arith/print.cpp): the pieces go to a
+  // per-thread line that pvi_print_end writes; reject and fatal_error then leave the function.
+  void printStatement(const Inst& i) {
+    llvm::Type* v = b_.getVoidTy();
+    call("pvi_print_begin", v, {});
+    for (size_t a = 0; a < i.operands.size(); ++a) {
+      const ValueId op = i.operands[a];
+      if (op == ir::kNone) {
+        call("pvi_print_text", v, {b_.CreateGlobalString(i.texts[a], "print_text", 0, &m_)});
+        continue;
+      }
+      const ir::VType& t = at(op).type;
+      if (t.elem == Elem::Int && t.rank == 0) call("pvi_print_int", v, {intOf(op)});
+      else if (t.elem == Elem::Int) call("pvi_print_ints", v, {count(t), intPointer(op), i64(t.rank)});
+      else call("pvi_print_reals", v, {count(t), ptrOf(op), i64(t.rank)});
+    }
+    const int64_t kind = i.name == "reject" ? 1 : i.name == "fatal_error" ? 2 : 0;
+    call("pvi_print_end", v, {i64(kind)});
+    if (kind == 1) failIf(b_.getTrue(), i64(PVI_STATUS_REJECT));
+    if (kind == 2) failIf(b_.getTrue(), i64(PVI_STATUS_FATAL_ERROR));
   }
 
   void store(const Inst& i) {

@@ -38,6 +38,7 @@ const char* opName(Op op) {
     case Op::Zero: return "zero";
     case Op::CheckData: return "check";
     case Op::CheckSize: return "check_size";
+    case Op::Print: return "print";
     case Op::LoopBegin: return "loop";
     case Op::LoopEnd: return "end_loop";
     case Op::IfBegin: return "if";
@@ -60,7 +61,7 @@ void print(std::ostream& out, const Function& f) {
     if (i.op == Op::LoopBegin || i.op == Op::IfBegin || i.op == Op::Else) ++depth;
     bool definesValue = i.op != Op::AddTarget && i.op != Op::Backward && i.op != Op::Output && i.op != Op::Store && i.op != Op::LoopEnd && i.op != Op::IfBegin &&
                         i.op != Op::Else && i.op != Op::IfEnd && i.op != Op::CheckData &&
-                        i.op != Op::CheckSize;
+                        i.op != Op::CheckSize && i.op != Op::Print;
     if (definesValue) out << value(static_cast<ValueId>(k)) << " = ";
     out << opName(i.op);
     switch (i.op) {
@@ -76,6 +77,7 @@ void print(std::ostream& out, const Function& f) {
       case Op::Compare:
       case Op::Kernel: out << ' ' << i.name; break;
       case Op::Rng: out << ' ' << i.name << " #" << i.imm; break;
+      case Op::Print: out << ' ' << i.name; break;
       default: break;
     }
     if (i.op == Op::Kernel && i.name.rfind("tf_", 0) == 0) out << (i.imm ? " +jacobian" : "");
@@ -83,7 +85,10 @@ void print(std::ostream& out, const Function& f) {
     if (i.op == Op::Load && i.imm) out << " saved";
     if (i.op == Op::CheckSize) out << " #" << i.imm;
     for (size_t a = 0; a < i.operands.size(); ++a)
-      out << (a == 0 ? " " : ", ") << (i.operands[a] == kNone ? std::string("_") : value(i.operands[a]));
+      out << (a == 0 ? " " : ", ")
+          << (i.operands[a] != kNone        ? value(i.operands[a])
+              : a < i.texts.size() && i.op == Op::Print ? "\"" + i.texts[a] + "\""
+                                                        : std::string("_"));
     if (definesValue) out << " : " << typeText(i.type);
     if (i.fused) out << " fused";
     if (!i.comment.empty()) out << "  ; " << i.comment;

@@ -75,6 +75,9 @@ enum class Op {
                 // check of a generated quantity, imm = its index among the function's outputs
   CheckSize,    // data validation: int scalars operands[0] and operands[1] must be equal;
                 // imm = the index of the size check (DataSchema::sizeChecks)
+  Print,        // Stan's `name` (print, reject or fatal_error): writes texts[k] where operands[k] is
+                // kNone, else the value operands[k], as one line to stderr; reject and fatal_error
+                // then end the function (PVI_STATUS_REJECT / PVI_STATUS_FATAL_ERROR)
   // Gradient functions only (made by compiler/ad):
   Zero,         // a zeroed buffer of the result's type: the adjoint of a computed value
   Backward,     // the derivative rule of instruction operands[0]: operands[1] is its adjoint,
@@ -91,6 +94,7 @@ struct Inst {
   Source source = Source::Shared; // Data
   Input input = Input::Z;         // Param
   std::string comment;            // source text or variable name, for dumps
+  std::vector<std::string> texts; // Print: the strings among its arguments
   // Gradient functions: a density whose only use is `target +=` has adjoint 1, so its forward
   // call and its `target +=` are dropped and its Backward adds the value to target instead.
   bool fused = false;

@@ -55,6 +55,7 @@ class FunctionLowerer {
   ValueId constInt(int64_t v);
   ValueId constReal(double v);
   std::string boundTransform(const TypeSyntax& ts, std::vector<ValueId>& ops);
+  void printStatement(const Expr& call);
   static VType intScalar() { return VType{ir::Elem::Int, 0, {ir::kNone, ir::kNone}}; }
   static VType realScalar() { return VType{ir::Elem::Real, 0, {ir::kNone, ir::kNone}}; }
   VType typeOfDecl(const Symbol& s);

@@ -144,6 +144,7 @@ std::string excerpt(const std::string& source, Span s, size_t limit = 80) {
 FunctionLowerer::FunctionLowerer(const CheckedProgram& p, const LoweredModel& layout, ir::Function& f, bool isPrior)
     : p_(p), layout_(layout), f_(f), isPrior_(isPrior) {
   for (const AssignedStatement& a : p_.model) priorStatement_[a.stmt] = a.factor.isPrior();
+  for (const AssignedStatement& a : p_.generatedEffects) priorStatement_[a.stmt] = a.factor.isPrior();
 }
 
 // The checks of the data of `source`: every bounded variable, and every real one for NaN.
@@ -501,6 +502,18 @@ void FunctionLowerer::bindParams(const std::vector<const Symbol*>& syms, ir::Inp
 
 // Statements --------------------------------------------------------------------------------
 
+// print / reject / fatal_error: one Print instruction, its strings in `texts` where the operand is
+// kNone.
+void FunctionLowerer::printStatement(const Expr& call) {
+  Inst p = ir::makeInst(Op::Print, intScalar());
+  p.name = call.text;
+  for (const ExprPtr& a : call.args) {
+    p.operands.push_back(a->kind == ExprKind::StringLit ? ir::kNone : lower(*a));
+    p.texts.push_back(a->kind == ExprKind::StringLit ? a->text : std::string());
+  }
+  add(p);
+}
+
 bool FunctionLowerer::inThisFactor(const Stmt& s) const {
   auto it = priorStatement_.find(&s);
   return it != priorStatement_.end() && it->second == isPrior_;
@@ -543,8 +556,10 @@ void FunctionLowerer::statement(const Stmt& s) {
       if (relevant(s))
         for (const StmtPtr& b : s.body) statement(*b);
       break;
-    case StmtKind::Return:  // refused by the checker (inlining replaces them)
-    case StmtKind::Call: break;
+    case StmtKind::Call:
+      if (isPrintStatement(s) && inThisFactor(s)) printStatement(*s.exprs[0]);
+      break;
+    case StmtKind::Return: break;  // refused by the checker (inlining replaces them)
   }
   span_ = outer;
 }

@@ -142,6 +142,12 @@ void FunctionLowerer::analyseStatements(const std::vector<StmtPtr>& stmts, std::
           withControl(roots);
         }
         break;
+      case StmtKind::Call:  // print, reject, fatal_error: what they read is needed
+        if (collectRoots && isPrintStatement(s) && inThisFactor(s)) {
+          for (const ExprPtr& e : s.exprs[0]->args) symbolsOf(*e, roots);
+          withControl(roots);
+        }
+        break;
       case StmtKind::For:
       case StmtKind::If:
       case StmtKind::Block: {
@@ -152,8 +158,7 @@ void FunctionLowerer::analyseStatements(const std::vector<StmtPtr>& stmts, std::
         control.resize(depth);
         break;
       }
-      case StmtKind::Return:  // refused by the checker (inlining replaces them)
-      case StmtKind::Call: break;
+      case StmtKind::Return: break;  // refused by the checker (inlining replaces them)
     }
   }
   if (collectRoots) return;

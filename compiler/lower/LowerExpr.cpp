@@ -95,6 +95,7 @@ ValueId FunctionLowerer::lower(const Expr& e) {
     case ExprKind::Cond: return conditional(e);
     case ExprKind::RowVectorLit:
     case ExprKind::ArrayLit: return literal(e);
+    case ExprKind::StringLit: break;  // only print statements hold strings (lowered there)
   }
   throw Unsupported{e.span, "this expression"};
 }

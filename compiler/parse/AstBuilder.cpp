@@ -321,6 +321,10 @@ class Builder {
   ExprPtr primary(PVIParser::PrimaryContext* ctx) {
     Span span = spanOf(ctx);
     antlr4::Token* first = ctx->getStart();
+    if (first->getType() == PVIParser::STRING_LITERAL) {
+      const std::string quoted = text(first);
+      return make(ExprKind::StringLit, span, quoted.substr(1, quoted.size() - 2));
+    }
     if (ctx->children.size() == 1) {
       ExprKind k = first->getType() == PVIParser::INT_LITERAL  ? ExprKind::IntLit
                    : first->getType() == PVIParser::REAL_LITERAL ? ExprKind::RealLit

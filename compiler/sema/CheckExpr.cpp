@@ -73,6 +73,10 @@ Type Checker::checkExpr(Expr& e) {
     case ExprKind::Index: t = checkIndex(e); break;
     case ExprKind::RowVectorLit:
     case ExprKind::ArrayLit: t = checkLiteral(e); break;
+    case ExprKind::StringLit:  // the arguments of print, reject and fatal_error are checked by checkPrint
+      diags_.error(e.span, "a string can only be an argument of print, reject or fatal_error");
+      t = Type::poisoned();
+      break;
     case ExprKind::Unary: {
       Type a = checkExpr(*e.args[0]);
       t = checkOperator(e, e.text == "!" ? "!" : "u" + e.text, {a});

@@ -19,7 +19,7 @@ struct FactorRef {
 };
 
 struct AssignedStatement {
-  const Stmt* stmt;      // a '~' or 'target +=' statement (model) or a declaration (generated)
+  const Stmt* stmt;      // a '~', 'target +=' or print statement (model) or a declaration (generated)
   FactorRef factor;
 };
 
@@ -35,6 +35,9 @@ struct CheckedProgram {
   std::vector<std::unique_ptr<Symbol>> symbols;   // every symbol, in declaration order
   std::vector<AssignedStatement> model;           // leaf model statements in source order
   std::vector<AssignedStatement> generated;       // generated declarations in source order
+  // print, reject and fatal_error statements of the generated block: in the shared generate
+  // function, or in each partition's when they read a partition's values.
+  std::vector<AssignedStatement> generatedEffects;
   std::vector<SizeCheckAtBinding> sizeChecks;     // size equalities deferred to data binding
 
   const Symbol* find(const std::string& name) const;

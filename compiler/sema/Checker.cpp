@@ -520,6 +520,10 @@ void Checker::checkStatement(Stmt& s, BlockKind block) {
       return;
     case StmtKind::Call: {
       const Expr& e = *s.exprs[0];
+      if (isPrintStatement(s)) {
+        checkPrint(s);
+        return;
+      }
       if (const FunctionDef* f = e.kind == ExprKind::Call ? userFunction(e.text) : nullptr) {
         // A void function left here had an error, reported where it was inlined.
         if (!f->returnsVoid)
@@ -659,6 +663,15 @@ void Checker::checkAssign(Stmt& s, BlockKind block) {
   std::string op = s.op.substr(0, 1);
   Type combined = checkOperator(*s.exprs[1], op, {lt, rhs});
   checkAssignable(lt, combined, s.exprs[1]->span, "the value assigned to '" + sym->name + "'");
+}
+
+// print(...), reject(...) and fatal_error(...): strings and values of any type, at least one.
+void Checker::checkPrint(Stmt& s) {
+  Expr& call = *s.exprs[0];
+  if (call.conditional) diags_.error(call.nameSpan, "'" + call.text + "' takes its arguments separated by commas");
+  if (call.args.empty()) diags_.error(call.nameSpan, "'" + call.text + "' needs at least one argument");
+  for (ExprPtr& a : call.args)
+    if (a->kind != ExprKind::StringLit) checkExpr(*a);
 }
 
 void Checker::checkTilde(Stmt& s) {

@@ -42,6 +42,7 @@ class Checker {
   const FunctionDef* userFunction(const std::string& name) const;
   void checkAssign(Stmt& s, BlockKind block);
   void checkTilde(Stmt& s);
+  void checkPrint(Stmt& s);
   void checkTruncation(Stmt& s, const stdlib::DistributionEntry& d);
   void checkDistributionArgs(const stdlib::DistributionEntry& d, std::vector<Expr*> args, Span at, Span whole,
                              const std::string& shownName);

@@ -78,6 +78,15 @@ class FactorAssigner {
     }
   }
 
+  // A statement made of print, reject and fatal_error statements only (in blocks and branches).
+  static bool onlyPrints(const Stmt& s) {
+    if (isPrintStatement(s)) return true;
+    if (s.kind != StmtKind::If && s.kind != StmtKind::Block) return false;
+    for (const StmtPtr& b : s.body)
+      if (!onlyPrints(*b)) return false;
+    return true;
+  }
+
   // `c ? a : b` is control flow too.
   void requireDataConditions(const Expr& e) {
     if (e.kind == ExprKind::Cond) requireData(*e.args[0], "the condition of '?:'", kFlowRule);
@@ -159,15 +168,24 @@ class FactorAssigner {
         }
         Taint t = ctx;
         t.merge(c_.taintOf(*s.exprs[0]));
-        if (final_) requireData(*s.exprs[0], "the condition of 'if'", kFlowRule);
+        // A branch that only prints or rejects may test latents (`if (sigma < 0) reject(...)`):
+        // it contributes nothing to the density or its gradient.
+        if (final_ && !onlyPrints(s)) requireData(*s.exprs[0], "the condition of 'if'", kFlowRule);
         for (StmtPtr& b : s.body) walk(*b, t);
         return;
       }
       case StmtKind::Block:
         for (StmtPtr& b : s.body) walk(*b, ctx);
         return;
-      case StmtKind::Return:  // refused by the checker (inlining replaces them)
-      case StmtKind::Call: return;
+      case StmtKind::Call: {  // print, reject and fatal_error go with what they read
+        if (!final_ || !isPrintStatement(s)) return;
+        Taint t = ctx;
+        for (const ExprPtr& e : s.exprs[0]->args) t.merge(c_.taintOf(*e));
+        if (!checkSinglePartition(t, s.span, nullptr)) return;
+        (inGenerated_ ? c_.out_.generatedEffects : c_.out_.model).push_back({&s, factorOf(t)});
+        return;
+      }
+      case StmtKind::Return: return;  // refused by the checker (inlining replaces them)
     }
   }
 

@@ -48,6 +48,11 @@ typedef double (*pvi_check_fn)(const void *const *shared, const void *const *par
 /* generate: an _rng function got arguments outside its domain; out[0..1] = {the call's index in
  * the model description's rng_calls, the element (0-based) of its vectorised arguments} */
 #define PVI_STATUS_RNG_DOMAIN (-7)
+/* Any function: the model's reject(...) ran (its message went to stderr); in a factor function
+ * the point has zero density, and the runtime reads it as log density -inf. */
+#define PVI_STATUS_REJECT (-8)
+/* Any function: the model's fatal_error(...) ran (its message went to stderr): the run stops. */
+#define PVI_STATUS_FATAL_ERROR (-9)
 
 /* Output functions: constrained values and generated quantities, written to `out`; the size
  * function writes the output's length to out[0] (other entries unspecified). */

@@ -1,6 +1,7 @@
 #include "runtime/model/CompiledModel.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -302,6 +303,9 @@ double CompiledModel::call(pvi_factor_fn fn, const double* z, const double* w, c
   const double v = withWorkspace(status, [&](void* ws, int64_t bytes) {
     return fn(z, w, theta, shared_.pointers(), part, gz, gw, gtheta, ws, bytes, &status);
   });
+  if (status == PVI_STATUS_REJECT) return -std::numeric_limits<double>::infinity();  // zero density there
+  if (status == PVI_STATUS_FATAL_ERROR)
+    throw ModelEvaluationError("the model called fatal_error (its message is on standard error)");
   if (status != 0)
     throw ModelEvaluationError("an index is out of range in the model's data (status " + std::to_string(status) + ")");
   return v;
@@ -448,6 +452,10 @@ std::vector<double> CompiledModel::generate(pvi_generate_fn fn, pvi_dims_fn size
                                                     shared ? generatedShared_ : generatedPartition_.at(partition),
                                                     at(0), at(1), at(2)) + where);
   }
+  if (status == PVI_STATUS_REJECT || status == PVI_STATUS_FATAL_ERROR)
+    throw ModelEvaluationError(std::string("the generated quantities called ") +
+                               (status == PVI_STATUS_REJECT ? "reject" : "fatal_error") +
+                               " (its message is on standard error)" + where);
   if (status == PVI_STATUS_RNG_DOMAIN) {
     const int64_t call = at(0);
     const std::string what = call >= 0 && static_cast<size_t>(call) < info_.rngCalls.size()

@@ -29,6 +29,15 @@ void pvi_mean_grad(int64_t n, const double *x, double out, double g_out, double 
 /* Broadcast a scalar to n elements (rep_vector, rep_matrix). */
 void pvi_fill(int64_t n, const double *x, double *out);
 void pvi_fill_grad(int64_t n, const double *x, const double *out, const double *g_out, double *g_x);
+/* Stan's print, reject and fatal_error (print.cpp): begin a line, append a string, an int, n ints
+ * or n reals (rank 0: one value; else as [a,b,c]), and end it: kind 0 writes it to stderr, 1
+ * writes "reject: " and it (the first 20 of a process), 2 writes "fatal_error: " and it. */
+void pvi_print_begin(void);
+void pvi_print_text(const char *text);
+void pvi_print_int(int64_t v);
+void pvi_print_ints(int64_t n, const int64_t *x, int64_t rank);
+void pvi_print_reals(int64_t n, const double *x, int64_t rank);
+void pvi_print_end(int64_t kind);
 /* An int array of n copies of x (an int variable initialised with one value, as rep_array(0, n)). */
 void pvi_fill_int(int64_t n, int64_t x, int64_t *out);
 /* out[i] = base[idx[i] - 1]; returns 0, or the 1-based position i + 1 of the first index out of
