@@ -113,7 +113,8 @@ struct Stmt {
   std::string name;           // Decl: variable; For: loop variable; Tilde: distribution
   Span nameSpan;
   std::string op;             // Assign: "=", "+=", "-=", "*=", "/="
-  // Assign: {lhs, rhs}; Tilde: {lhs, args...}; Target: {value}; For: {lo, hi}; If: {cond};
+  // Assign: {lhs, rhs}; Tilde: {lhs, args...}; Target: {value} (a truncation's normalising term:
+  // {value, variate}, Checker::checkTruncation); For: {lo, hi}; If: {cond};
   // Return: {value?}; Call: {call}
   std::vector<ExprPtr> exprs;
   // For: {body}; If: {then, else?}; Block: statements
@@ -137,6 +138,7 @@ struct Stmt {
   // condition reads data alone (compiler/sema/FactorAssignment.cpp).
   bool truncationCheck = false;
   const Symbol* truncationVariate = nullptr;  // sema: the variate when it is a variable
+  bool truncationCovered = false;             // sema: its declared bounds are the truncation's
 
   // sema
   Symbol* declared = nullptr;  // Decl and For: the symbol introduced
@@ -147,6 +149,15 @@ inline bool isPrintStatement(const Stmt& s) {
   if (s.kind != StmtKind::Call || s.exprs.empty() || s.exprs[0]->kind != ExprKind::Call) return false;
   const std::string& f = s.exprs[0]->text;
   return f == "print" || f == "reject" || f == "fatal_error";
+}
+
+// True for print, reject and fatal_error, and for branches and blocks made of them only.
+inline bool onlyPrints(const Stmt& s) {
+  if (isPrintStatement(s)) return true;
+  if (s.kind != StmtKind::If && s.kind != StmtKind::Block) return false;
+  for (const StmtPtr& b : s.body)
+    if (!onlyPrints(*b)) return false;
+  return true;
 }
 
 // Blocks and program ---------------------------------------------------------------------------

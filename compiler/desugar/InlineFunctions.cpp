@@ -157,6 +157,9 @@ class Inliner {
         if (s.declType->lower || s.declType->upper)
           diags_.error(s.declType->lower ? s.declType->lowerSpan : s.declType->upperSpan,
                        "variables declared in a function cannot have bounds");
+        if (s.declType->offset || s.declType->multiplier)
+          diags_.error(s.declType->offset ? s.declType->offsetSpan : s.declType->multiplierSpan,
+                       "variables declared in a function cannot have an offset or multiplier");
         if (s.declType->constraint != VectorConstraint::None)
           diags_.error(s.declType->span, std::string("variables declared in a function cannot be constrained (") +
                                              constraintKeyword(s.declType->constraint) + "); declare a " +

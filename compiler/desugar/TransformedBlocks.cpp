@@ -52,6 +52,28 @@ void dropConstraint(TypeSyntax& t, const std::string& name, const std::string& b
   t.constraint = VectorConstraint::None;
 }
 
+// Removes the print, reject and fatal_error statements (and branches of nothing else) from stmts
+// and the statements nested in them.
+void dropPrints(std::vector<StmtPtr>& stmts) {
+  stmts.erase(std::remove_if(stmts.begin(), stmts.end(), [](const StmtPtr& s) { return onlyPrints(*s); }),
+              stmts.end());
+  for (StmtPtr& s : stmts) {
+    if (s->kind == StmtKind::Block) {
+      dropPrints(s->body);
+      continue;
+    }
+    for (StmtPtr& b : s->body)  // a loop's or a branch's body: an empty block in place of prints
+      if (onlyPrints(*b)) {
+        auto empty = std::make_unique<Stmt>();
+        empty->kind = StmtKind::Block;
+        empty->span = b->span;
+        b = std::move(empty);
+      } else if (b->kind == StmtKind::Block) {
+        dropPrints(b->body);
+      }
+  }
+}
+
 // Copies of the block's statements. Top-level declarations are outputs of the generated block
 // where `output` is set, temporaries otherwise; they lose their bounds (with a warning): Stan
 // rejects a proposal that violates a transformed parameter's bounds, which the fits here cannot
@@ -71,11 +93,20 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostic
                           "' block are not checked yet: pvic ignores them");
       t.lower.reset();
       t.upper.reset();
+      if ((t.offset || t.multiplier) && report)
+        diags.error(t.offset ? t.offsetSpan : t.multiplierSpan,
+                    "offset and multiplier belong on parameters; '" + c->name + "' is in the '" +
+                        blockKeyword(b->kind) + "' block");
+      t.offset.reset();
+      t.multiplier.reset();
       dropConstraint(t, c->name, blockKeyword(b->kind), report, diags);
     }
     out.push_back(std::move(c));
   }
   pruneDensityStatements(out, *b, report, /*inModel=*/report, diags);
+  // print, reject and fatal_error run with the model block's copy only: once per evaluation, as
+  // Stan runs the transformed parameters' (transformed data are not yet evaluated once).
+  if (!report) dropPrints(out);
   return out;
 }
 

@@ -10,6 +10,7 @@
 // control flow, so it is kept only where it reads data alone (FactorAssignment.cpp removes it
 // otherwise: a latent variate stays within its declared bounds).
 #include "compiler/ast/AstClone.hpp"
+#include "compiler/ast/AstPrint.hpp"
 #include "compiler/sema/Checker.hpp"
 #include "stdlib/Ops.hpp"
 
@@ -122,6 +123,10 @@ void Checker::checkTruncation(Stmt& s, const stdlib::DistributionEntry& d) {
     a.push_back(std::move(norm));
     return a;
   }()));
+  // The term need not read y (a scalar's is a function of the arguments alone), yet it belongs to
+  // y's factor: one term per partition for a local or per-partition y. The variate rides along as
+  // a second expression, for factor assignment only.
+  target->exprs.push_back(cloneExpr(y));
 
   // The range check: y (or its smallest and largest elements) against the bounds.
   auto extreme = [&](const char* fn) {
@@ -139,12 +144,22 @@ void Checker::checkTruncation(Stmt& s, const stdlib::DistributionEntry& d) {
   StmtPtr check = statement(StmtKind::If, at);
   check->truncationCheck = true;
   check->truncationVariate = y.kind == ExprKind::Name ? y.symbol : nullptr;
+  // The check may be dropped without a warning where y's declared bounds are the truncation's.
+  const TypeSyntax* declared = check->truncationVariate != nullptr && check->truncationVariate->decl != nullptr
+                                   ? check->truncationVariate->decl->declType.get()
+                                   : nullptr;
+  auto sameBound = [](const ExprPtr& declaredBound, const ExprPtr& truncation) {
+    return !truncation || (declaredBound && printExpr(*declaredBound) == printExpr(*truncation));
+  };
+  check->truncationCovered =
+      declared != nullptr && sameBound(declared->lower, s.truncLower) && sameBound(declared->upper, s.truncUpper);
   check->exprs.push_back(std::move(outside));
   StmtPtr reject = statement(StmtKind::Target, at);
   reject->exprs.push_back(call("negative_infinity", at, {}));
   check->body.push_back(std::move(reject));
 
   checkStatement(*target, BlockKind::Model);
+  checkExpr(*target->exprs[1]);
   checkStatement(*check, BlockKind::Model);
 
   // The statement itself, without its truncation, then the two new ones.

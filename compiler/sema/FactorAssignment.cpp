@@ -78,15 +78,6 @@ class FactorAssigner {
     }
   }
 
-  // A statement made of print, reject and fatal_error statements only (in blocks and branches).
-  static bool onlyPrints(const Stmt& s) {
-    if (isPrintStatement(s)) return true;
-    if (s.kind != StmtKind::If && s.kind != StmtKind::Block) return false;
-    for (const StmtPtr& b : s.body)
-      if (!onlyPrints(*b)) return false;
-    return true;
-  }
-
   // `c ? a : b` is control flow too.
   void requireDataConditions(const Expr& e) {
     if (e.kind == ExprKind::Cond) requireData(*e.args[0], "the condition of '?:'", kFlowRule);
@@ -189,17 +180,18 @@ class FactorAssigner {
     }
   }
 
-  // Removes a truncation's range check that reads a latent, with a warning unless the variate is a
-  // latent declared with bounds (`real<lower=0> sigma; sigma ~ normal(0, 1) T[0, ];`).
+  // Removes a truncation's range check that reads a latent, with a warning unless the variate is
+  // a latent declared with the truncation's bounds (`real<lower=0> s; s ~ normal(0, 1) T[0, ];`).
   void dropTruncationCheck(Stmt& s) {
-    const Symbol* variate = s.truncationVariate;
-    const bool bounded = variate != nullptr && variate->decl != nullptr && variate->decl->declType &&
-                         (variate->decl->declType->lower || variate->decl->declType->upper);
-    if (!bounded) {
+    if (!s.truncationCovered) {
       const Symbol* latent = c_.taintOf(*s.exprs[0]).latent;
-      c_.diags_.warning(s.span, "this truncation's range is not checked, because it depends on latent '" +
-                                    latent->name + "': declare the truncation's bounds as the bounds of '" +
-                                    latent->name + "', as Stan programs usually do");
+      if (latent == s.truncationVariate)
+        c_.diags_.warning(s.span, "this truncation's range is not checked for latent '" + latent->name +
+                                      "': declare the truncation's bounds as the bounds of '" + latent->name +
+                                      "', as Stan programs usually do");
+      else
+        c_.diags_.warning(s.span, "this truncation's range is not checked, because its bounds read latent '" +
+                                      latent->name + "'");
     }
     s.kind = StmtKind::Block;
     s.exprs.clear();

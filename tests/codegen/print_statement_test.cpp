@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -63,11 +64,46 @@ TEST(PrintStatement, PrintsOncePerEvaluationAndRejectGivesMinusInfinity) {
   EXPECT_NEAR(value, expected, 1e-12);
   EXPECT_NEAR(withGradient, expected, 1e-12);
   EXPECT_NEAR(g[0], -0.5, 1e-12);
+  EXPECT_NEAR(g[1], 1.25, 1e-12);
+  EXPECT_NEAR(g[2], -3.0, 1e-12);
   const std::vector<double> above{2.5, 0, 0};
   double rejected = 0;
   const std::string message = stderrOf([&] { rejected = m.priorLogDensity(above.data(), nullptr, g.data(), nullptr); });
   EXPECT_EQ(rejected, -INFINITY);
   EXPECT_NE(message.find("reject: mu = 2.5 is above 2"), std::string::npos) << message;
+}
+
+// A print or reject in transformed parameters runs with the model block's copy of them, not in
+// the generated quantities' copy (which would print again per draw, or end the run on a reject).
+TEST(PrintStatement, TransformedParametersPrintWithTheModelOnly) {
+  Compiled c = compileModel(
+      "parameters { real mu; }\n"
+      "transformed parameters { real t = 2 * mu; print(\"t = \", t); if (t > 10) reject(\"t = \", t); }\n"
+      "model { mu ~ normal(0, 1); }\n");
+  ASSERT_TRUE(c.jit) << c.errors;
+  auto prints = [](const ir::Function& f) {
+    return std::count_if(f.insts.begin(), f.insts.end(), [](const ir::Inst& i) { return i.op == ir::Op::Print; });
+  };
+  EXPECT_EQ(prints(c.lowered->prior), 2);
+  EXPECT_EQ(prints(c.lowered->generateShared), 0);
+}
+
+TEST(PrintStatement, FatalErrorInTheModelIsAnEvaluationError) {
+  Compiled c = compileModel("parameters { real mu; }\nmodel { mu ~ normal(0, 1); if (mu > 1) fatal_error(\"mu = \", mu); }\n");
+  ASSERT_TRUE(c.jit) << c.errors;
+  CompiledModel m(c.jit->code(), c.lowered->info, DataBlock{}, {});
+  const double below = 0.5, above = 1.5;
+  EXPECT_NEAR(m.priorLogDensity(&below, nullptr, nullptr, nullptr), -0.125 - 0.91893853320467274, 1e-14);
+  std::string message;
+  const std::string printed = stderrOf([&] {
+    try {
+      m.priorLogDensity(&above, nullptr, nullptr, nullptr);
+    } catch (const ModelEvaluationError& e) {
+      message = e.what();
+    }
+  });
+  EXPECT_EQ(printed, "fatal_error: mu = 1.5\n");
+  EXPECT_NE(message.find("the model called fatal_error"), std::string::npos) << message;
 }
 
 }  // namespace

@@ -70,13 +70,50 @@ TEST(Truncation, NormalEqualsTheTruncatedDensityFromBoost) {
   EXPECT_EQ(mo.priorLogDensity(z.data(), nullptr, nullptr, nullptr), -INFINITY);
 }
 
-// Zero-truncated Poisson counts (T[1, ]: P(y >= 1) = 1 - F(0)) and counts truncated to 2..6.
+// A truncated local in a partitioned model: the normalising term -log P(theta >= 0 | mu) reads
+// only the global mu, yet belongs to each partition's factor (one term per partition's theta),
+// not once to the prior.
+const char* kTruncatedLocal = R"(
+@partition(g)
+data per g { real y; }
+parameters { real mu; }
+local per g { real<lower=0> theta; }
+model {
+  mu ~ normal(0, 1);
+  theta ~ normal(mu, 1) T[0, ];
+  y ~ normal(theta, 1);
+}
+)";
+
+TEST(Truncation, ALocalsNormalisingTermIsInItsPartitionsFactor) {
+  Compiled c = compileModel(kTruncatedLocal);
+  ASSERT_TRUE(c.jit) << c.errors;
+  const std::vector<double> ys{0.4, 1.3, 2.2};
+  std::vector<DataBlock> parts(ys.size());
+  for (size_t j = 0; j < ys.size(); ++j) parts[j].addReal(ys[j]);
+  CompiledModel m(c.jit->code(), c.lowered->info, DataBlock{}, parts);
+  const bm::normal_distribution<double> standard(0, 1);
+  const double mu = 0.3;
+  EXPECT_NEAR(m.priorLogDensity(&mu, nullptr, nullptr, nullptr), std::log(bm::pdf(standard, mu)), 1e-14);
+  for (size_t j = 0; j < ys.size(); ++j) {
+    const double w = -0.2 + 0.3 * static_cast<double>(j), theta = std::exp(w);
+    const double ref = std::log(bm::pdf(standard, theta - mu)) - std::log(bm::cdf(standard, mu)) +
+                       std::log(bm::pdf(standard, ys[j] - theta)) + w;
+    EXPECT_NEAR(m.partitionLogDensity(j, &mu, &w, nullptr, nullptr, nullptr, nullptr), ref, 1e-13) << j;
+  }
+  std::mt19937_64 rng(11);
+  checkGradients(m, rng);
+}
+
+// Zero-truncated Poisson counts (T[1, ]: P(y >= 1) = 1 - F(0)), counts truncated to 2..6, and a
+// lower bound at the support's edge (T[0, ]: poisson_lccdf(-1 | lambda) = 0).
 const char* kTruncatedPoisson = R"(
 data { int N; array[N] int y; }
 parameters { real<lower=0> lambda; }
 model {
   y ~ poisson(lambda) T[1, ];
   y[1] ~ poisson(lambda) T[2, 6];
+  y[2] ~ poisson(lambda) T[0, ];  // P(y >= 0) = 1: the plain density
 }
 )";
 
@@ -96,6 +133,7 @@ TEST(Truncation, DiscreteBoundsCountTheLowerValue) {
     double ref = z[0];  // log-Jacobian
     for (int64_t v : y) ref += std::log(bm::pdf(d, v)) - std::log1p(-bm::pdf(d, 0));
     ref += std::log(bm::pdf(d, y[0])) - std::log(bm::cdf(d, 6) - bm::cdf(d, 1));
+    ref += std::log(bm::pdf(d, y[1]));
     EXPECT_NEAR(m.priorLogDensity(z.data(), nullptr, nullptr, nullptr), ref, 1e-12 * (1 + std::fabs(ref))) << trial;
   }
   checkGradients(m, rng);

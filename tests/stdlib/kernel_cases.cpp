@@ -457,7 +457,7 @@ void addCdfs(std::vector<Entry>& t) {
       };
       e.random = [](Rng& g) { return Point{R(g.logUni(0.01, 100)), R(g.uni(-2, 2)), R(g.logUni(0.1, 5))}; };
       e.edges = {{R(1e-20), R(0), R(1)}, {R(1e20), R(0), R(1)}, {R(1.5), R(std::log(1.5)), R(1e-3)}};
-      e.outside = {{R(-1), R(0), R(1)}, {R(1), R(0), R(0)}, {R(1), R(0), R(-2)}};
+      e.outside = {{R(1), R(0), R(0)}, {R(1), R(0), R(-2)}};
       t.push_back(e);
     }
     {
@@ -514,7 +514,7 @@ void addCdfs(std::vector<Entry>& t) {
       };
       e.random = [](Rng& g) { return Point{R(g.logUni(0.01, 20)), R(g.logUni(0.3, 20)), R(g.logUni(0.1, 5))}; };
       e.edges = {{R(1e-10), R(2), R(1)}, {R(100), R(2), R(1)}, {R(1), R(1e-3), R(1)}, {R(1000), R(900), R(1)}};
-      e.outside = {{R(-1), R(1), R(1)}, {R(1), R(0), R(1)}, {R(1), R(1), R(0)}, {R(1), R(-1), R(1)}};
+      e.outside = {{R(1), R(0), R(1)}, {R(1), R(1), R(0)}, {R(1), R(-1), R(1)}};
       t.push_back(e);
     }
     {
@@ -527,7 +527,7 @@ void addCdfs(std::vector<Entry>& t) {
       };
       e.random = [](Rng& g) { return Point{R(g.logUni(0.001, 10)), R(g.logUni(0.1, 10))}; };
       e.edges = {{R(1e-300), R(1)}, {R(500), R(1)}, {R(1e4), R(2)}, {R(0.5), R(1e-10)}};
-      e.outside = {{R(-1), R(1)}, {R(1), R(0)}, {R(1), R(-1)}};
+      e.outside = {{R(1), R(0)}, {R(1), R(-1)}};
       t.push_back(e);
     }
     {
@@ -542,7 +542,7 @@ void addCdfs(std::vector<Entry>& t) {
       };
       e.random = [](Rng& g) { return Point{R(g.logUni(0.01, 20)), R(g.logUni(0.2, 8)), R(g.logUni(0.1, 10))}; };
       e.edges = {{R(1e-300), R(1), R(1)}, {R(1e-5), R(0.5), R(2)}, {R(50), R(3), R(10)}, {R(1), R(1), R(1)}};
-      e.outside = {{R(-1), R(2), R(1)}, {R(1), R(0), R(1)}, {R(1), R(-1), R(1)}, {R(1), R(1), R(0)}};
+      e.outside = {{R(1), R(0), R(1)}, {R(1), R(-1), R(1)}, {R(1), R(1), R(0)}};
       t.push_back(e);
     }
     {
@@ -554,7 +554,7 @@ void addCdfs(std::vector<Entry>& t) {
       };
       e.random = [](Rng& g) { return Point{I(g.integer(0, 30)), R(g.logUni(0.1, 30))}; };
       e.edges = {{I(0), R(1e-3)}, {I(100), R(1)}, {I(0), R(200)}, {I(1000), R(1000)}};
-      e.outside = {{I(-1), R(1)}, {I(1), R(-1)}};
+      e.outside = {{I(1), R(-1)}};
       t.push_back(e);
     }
   }

@@ -55,6 +55,7 @@ double locationScaleLogCdf(double adj, int64_t n, const double* y, int64_t s_y, 
     const double inv = 1.0 / si, z = (yi - mi) * inv;
     const LogCdf c = f(z);
     lp += c.value;
+    if (!std::isfinite(c.value)) continue;  // probability 0: no gradient
     const double d = adj * c.slope * inv;
     if (g_y) g_y[i * s_y] += d;
     if (g_mu) g_mu[i * s_mu] -= d;

@@ -1,6 +1,6 @@
 // exponential_lcdf and exponential_lccdf (y | beta): values and gradients.
 //   lccdf = -beta y;  lcdf = log(1 - exp(-beta y)), d/d(beta y) = 1 / expm1(beta y).
-// y = 0 gives lcdf -inf and lccdf 0; y < 0 is outside.
+// y <= 0 gives lcdf -inf and lccdf 0 (F = 0 there, as in Stan).
 #include "stdlib/kernels/distributions/cdf_support.hpp"
 
 using namespace pvi::kern;
@@ -11,7 +11,11 @@ double exponentialLogCdf(bool complement, double adj, int64_t n, const double* y
   double lp = 0.0;
   for (int64_t i = 0; i < n; ++i) {
     const double yi = y[i * s_y], bi = beta[i * s_beta];
-    if (!positiveFinite(bi) || !(yi >= 0.0) || !isFinite(yi)) return -INFINITY;
+    if (!positiveFinite(bi) || !isFinite(yi)) return -INFINITY;
+    if (yi < 0.0) {  // below the support: F = 0
+      lp += complement ? 0.0 : -INFINITY;
+      continue;
+    }
     const double t = bi * yi;
     const LogCdf c = complement ? LogCdf{-t, -1.0} : log1mExpNeg(t);
     lp += c.value;

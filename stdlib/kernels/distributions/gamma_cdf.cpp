@@ -2,7 +2,7 @@
 // incomplete gamma function P(alpha, beta y) (Boost); its derivative in y and beta comes from
 // Boost's gamma_p_derivative. Its derivative in alpha has no closed form: it is the
 // Richardson-extrapolated central difference of the log CDF in alpha (cdf_support.hpp), computed
-// only when alpha needs a gradient. y = 0 gives lcdf -inf and lccdf 0; y < 0 is outside.
+// only when alpha needs a gradient. y <= 0 gives lcdf -inf and lccdf 0 (F = 0 there, as in Stan).
 #include <boost/math/special_functions/gamma.hpp>
 
 #include "stdlib/kernels/distributions/cdf_support.hpp"
@@ -25,8 +25,8 @@ double gammaLogCdfSum(bool complement, double adj, int64_t n, const double* y, i
   double lp = 0.0;
   for (int64_t i = 0; i < n; ++i) {
     const double yi = y[i * s_y], ai = alpha[i * s_alpha], bi = beta[i * s_beta];
-    if (!positiveFinite(ai) || !positiveFinite(bi) || !(yi >= 0.0) || !isFinite(yi)) return -INFINITY;
-    if (yi == 0.0) {
+    if (!positiveFinite(ai) || !positiveFinite(bi) || !isFinite(yi)) return -INFINITY;
+    if (yi <= 0.0) {  // at or below the support's edge: F = 0
       lp += complement ? 0.0 : -INFINITY;
       continue;
     }

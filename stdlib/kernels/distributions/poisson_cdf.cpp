@@ -1,7 +1,8 @@
 // poisson_lcdf and poisson_lccdf (y | lambda): values and gradients.
 //   P(N <= y) = Q(y + 1, lambda) and P(N > y) = P(y + 1, lambda) (regularised incomplete gamma
 //   functions, Boost), with d/dlambda P(y + 1, lambda) = lambda^y exp(-lambda) / y!, the pmf at y.
-// lambda = 0 puts all mass at 0; y < 0 and lambda < 0 are outside.
+// lambda = 0 puts all mass at 0; y < 0 has P(N <= y) = 0 (lcdf -inf, lccdf 0, as in Stan);
+// lambda < 0 is outside.
 #include <boost/math/special_functions/gamma.hpp>
 
 #include "stdlib/kernels/distributions/cdf_support.hpp"
@@ -16,7 +17,11 @@ double poissonLogCdf(bool complement, double adj, int64_t n, const int64_t* y, i
   for (int64_t i = 0; i < n; ++i) {
     const int64_t yi = y[i * s_y];
     const double li = lambda[i * s_lambda];
-    if (yi < 0 || !(li >= 0.0) || !isFinite(li)) return -INFINITY;
+    if (!(li >= 0.0) || !isFinite(li)) return -INFINITY;
+    if (yi < 0) {  // below the support: P(N <= y) = 0
+      lp += complement ? 0.0 : -INFINITY;
+      continue;
+    }
     if (li == 0.0) {
       lp += complement ? -INFINITY : 0.0;
       continue;

@@ -29,6 +29,7 @@ double studentTLogCdf(bool complement, double adj, int64_t n, const double* y, i
     const double inv = 1.0 / si, z = (yi - mi) * inv;
     const LogCdf c = studentLogCdf(sign * z, ni);
     lp += c.value;
+    if (!std::isfinite(c.value)) continue;  // probability 0 (an underflowed tail): no gradient
     const double d = adj * sign * c.slope * inv;
     if (g_y) g_y[i * s_y] += d;
     if (g_mu) g_mu[i * s_mu] -= d;

@@ -1,7 +1,7 @@
 // weibull_lcdf and weibull_lccdf (y | alpha, sigma): values and gradients, with t = (y / sigma)^alpha:
 //   lccdf = -t;  lcdf = log(1 - exp(-t)), d/dt = 1 / expm1(t);
 //   dt/dy = alpha t / y, dt/dalpha = t log(y / sigma), dt/dsigma = -alpha t / sigma.
-// y = 0 gives lcdf -inf and lccdf 0; y < 0 is outside.
+// y <= 0 gives lcdf -inf and lccdf 0 (F = 0 there, as in Stan).
 #include "stdlib/kernels/distributions/cdf_support.hpp"
 
 using namespace pvi::kern;
@@ -13,15 +13,16 @@ double weibullLogCdf(bool complement, double adj, int64_t n, const double* y, in
   double lp = 0.0;
   for (int64_t i = 0; i < n; ++i) {
     const double yi = y[i * s_y], ai = alpha[i * s_alpha], si = sigma[i * s_sigma];
-    if (!positiveFinite(ai) || !positiveFinite(si) || !(yi >= 0.0) || !isFinite(yi)) return -INFINITY;
-    if (yi == 0.0) {
+    if (!positiveFinite(ai) || !positiveFinite(si) || !isFinite(yi)) return -INFINITY;
+    if (yi <= 0.0) {  // at or below the support's edge: F = 0
       lp += complement ? 0.0 : -INFINITY;
       continue;
     }
     const double logRatio = std::log(yi) - std::log(si), t = std::exp(ai * logRatio);
     const LogCdf c = complement ? LogCdf{-t, -1.0} : log1mExpNeg(t);
     lp += c.value;
-    if (!(t < INFINITY)) continue;  // lcdf = 0 there, flat; lccdf = -inf
+    // t = inf: lcdf = 0 there, flat, and lccdf = -inf; t = 0 (underflow): lcdf = -inf.
+    if (!(t < INFINITY) || !std::isfinite(c.value)) continue;
     const double d = adj * c.slope * t;
     if (g_y) g_y[i * s_y] += d * ai / yi;
     if (g_alpha) g_alpha[i * s_alpha] += d * logRatio;
