@@ -262,11 +262,11 @@ Type Checker::checkCall(Expr& e) {
       return Type::poisoned();
     }
     const std::string cdf = stdlib::cdfSuffix(e.text);
-    if (!cdf.empty() && stdlib::findKernelOp(d->name + "_lcdf") == nullptr) {
+    if (!cdf.empty() && !stdlib::hasCdf(*d)) {
       for (ExprPtr& a : e.args) checkExpr(*a);
       std::string with;
       for (const stdlib::DistributionEntry& other : stdlib::distributions())
-        if (stdlib::findKernelOp(other.name + "_lcdf") != nullptr) with += (with.empty() ? "" : ", ") + other.name;
+        if (stdlib::hasCdf(other)) with += (with.empty() ? "" : ", ") + other.name;
       diags_.error(e.nameSpan, "pvic has no CDF of '" + d->name + "' yet ('" + e.text + "'); the distributions with "
                                "_lcdf, _lccdf and _cdf are " + with);
       return Type::poisoned();

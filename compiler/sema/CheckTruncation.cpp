@@ -34,12 +34,17 @@ ExprPtr call(const std::string& fn, Span at, std::vector<ExprPtr> args, bool con
   return e;
 }
 
+// The expressions given, as the argument list of a node (unique_ptrs cannot be listed in braces).
+template <class... E>
+std::vector<ExprPtr> list(E&&... e) {
+  std::vector<ExprPtr> out;
+  (out.push_back(std::forward<E>(e)), ...);
+  return out;
+}
+
 ExprPtr binary(const std::string& op, ExprPtr a, ExprPtr b) {
   const Span at = a->span;
-  std::vector<ExprPtr> args;
-  args.push_back(std::move(a));
-  args.push_back(std::move(b));
-  return node(ExprKind::Binary, at, op, std::move(args));
+  return node(ExprKind::Binary, at, op, list(std::move(a), std::move(b)));
 }
 
 StmtPtr statement(StmtKind kind, Span at) {
@@ -69,7 +74,7 @@ void Checker::checkTruncation(Stmt& s, const stdlib::DistributionEntry& d) {
       ok = false;
     }
   }
-  if (stdlib::findKernelOp(d.name + "_lcdf") == nullptr) {
+  if (!stdlib::hasCdf(d)) {
     diags_.error(at, "'" + d.name + "' cannot be truncated yet: pvic has no CDF of it");
     return;
   }
@@ -104,37 +109,19 @@ void Checker::checkTruncation(Stmt& s, const stdlib::DistributionEntry& d) {
     return l;
   };
   ExprPtr norm = s.truncLower && s.truncUpper
-                     ? call("log_diff_exp", at, [&] {
-                         std::vector<ExprPtr> a;
-                         a.push_back(cdf("_lcdf", cloneExpr(*s.truncUpper)));
-                         a.push_back(cdf("_lcdf", lowerBound()));
-                         return a;
-                       }())
+                     ? call("log_diff_exp", at, list(cdf("_lcdf", cloneExpr(*s.truncUpper)), cdf("_lcdf", lowerBound())))
                  : s.truncLower ? cdf("_lccdf", lowerBound())
                                 : cdf("_lcdf", cloneExpr(*s.truncUpper));
-  if (!scalar) norm = binary("*", call("size", at, [&] {
-                               std::vector<ExprPtr> a;
-                               a.push_back(cloneExpr(y));
-                               return a;
-                             }()), std::move(norm));
+  if (!scalar) norm = binary("*", call("size", at, list(cloneExpr(y))), std::move(norm));
   StmtPtr target = statement(StmtKind::Target, at);
-  target->exprs.push_back(node(ExprKind::Unary, at, "-", [&] {
-    std::vector<ExprPtr> a;
-    a.push_back(std::move(norm));
-    return a;
-  }()));
+  target->exprs.push_back(node(ExprKind::Unary, at, "-", list(std::move(norm))));
   // The term need not read y (a scalar's is a function of the arguments alone), yet it belongs to
   // y's factor: one term per partition for a local or per-partition y. The variate rides along as
   // a second expression, for factor assignment only.
   target->exprs.push_back(cloneExpr(y));
 
   // The range check: y (or its smallest and largest elements) against the bounds.
-  auto extreme = [&](const char* fn) {
-    if (scalar) return cloneExpr(y);
-    std::vector<ExprPtr> a;
-    a.push_back(cloneExpr(y));
-    return call(fn, at, std::move(a));
-  };
+  auto extreme = [&](const char* fn) { return scalar ? cloneExpr(y) : call(fn, at, list(cloneExpr(y))); };
   ExprPtr outside;
   if (s.truncLower) outside = binary("<", extreme("min"), cloneExpr(*s.truncLower));
   if (s.truncUpper) {

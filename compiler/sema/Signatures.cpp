@@ -546,6 +546,8 @@ const DistributionEntry* findDensityFunction(const std::string& name) {
   return suffix.empty() ? nullptr : findDistribution(name.substr(0, name.size() - suffix.size()));
 }
 
+bool hasCdf(const DistributionEntry& d) { return findKernelOp(d.name + "_lcdf") != nullptr; }
+
 std::string cdfSuffix(const std::string& name) {
   for (const char* s : {"_lcdf", "_lccdf", "_cdf"})
     if (endsWith(name, s)) return s;

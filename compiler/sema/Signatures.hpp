@@ -83,6 +83,8 @@ const DistributionEntry* findDistribution(const std::string& name);
 const DistributionEntry* findDensityFunction(const std::string& name);
 // "_lcdf", "_lccdf" or "_cdf" when `name` ends with one, else "".
 std::string cdfSuffix(const std::string& name);
+// The distribution has _lcdf, _lccdf and _cdf (its kernels exist), so it can also be truncated.
+bool hasCdf(const DistributionEntry& d);
 
 const std::vector<FunctionEntry>& operators();
 const std::vector<FunctionEntry>& functions();

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cli_support.hpp"
+#include "runtime/output/StanCsvReader.hpp"
 
 namespace pvi::test {
 namespace {
@@ -29,27 +30,6 @@ generated quantities {
   print("twice=", twice, " v=", [mu, 1]');
 }
 )";
-
-// The values of column `name` in a CSV file of draws (comment lines skipped).
-std::vector<double> drawsColumn(const fs::path& csv, const std::string& name) {
-  std::istringstream text(slurp(csv));
-  std::vector<double> out;
-  int index = -1;
-  for (std::string line; std::getline(text, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cells;
-    std::istringstream row(line);
-    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
-    if (index < 0) {
-      for (size_t k = 0; k < cells.size(); ++k)
-        if (cells[k] == name) index = static_cast<int>(k);
-      if (index < 0) return out;
-      continue;
-    }
-    out.push_back(std::stod(cells.at(static_cast<size_t>(index))));
-  }
-  return out;
-}
 
 TEST(PrintStatements, PrintWritesEachDrawAndRejectRestrictsThePosterior) {
   TempDir dir;
@@ -73,8 +53,11 @@ TEST(PrintStatements, PrintWritesEachDrawAndRejectRestrictsThePosterior) {
     printed.push_back(twice);
   }
   std::vector<double> written;
-  for (int c = 1; c <= 4; ++c)
-    for (double v : drawsColumn(dir.path / ("fit_" + std::to_string(c) + ".csv"), "twice")) written.push_back(v);
+  for (int c = 1; c <= 4; ++c) {
+    const output::StanCsvFile csv = output::readStanCsv(dir.path / ("fit_" + std::to_string(c) + ".csv"));
+    const Eigen::Index k = static_cast<Eigen::Index>(csv.columnIndex("twice").value());
+    for (Eigen::Index row = 0; row < csv.draws.rows(); ++row) written.push_back(csv.draws(row, k));
+  }
   ASSERT_EQ(written.size(), 4000u);
   ASSERT_EQ(printed.size(), written.size());
   std::sort(printed.begin(), printed.end());

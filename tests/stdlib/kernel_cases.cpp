@@ -429,13 +429,12 @@ LD logCdfRef(const D& dist, const T& x, bool complement) {
 void addCdfs(std::vector<Entry>& t) {
   for (bool complement : {false, true}) {
     const std::string side = complement ? "_lccdf" : "_lcdf";
-    auto kernels = [&](auto value, auto valueC, auto grad, auto gradC, const char* name, const char* nameC) {
-      return std::tuple{complement ? nameC : name, complement ? valueC : value, complement ? gradC : grad};
-    };
+// The symbol, value and gradient kernels of distribution d's lcdf, or of its lccdf.
+#define CDF_KERNELS(d)                                                            \
+  complement ? "pvi_" #d "_lccdf" : "pvi_" #d "_lcdf", complement ? &pvi_##d##_lccdf : &pvi_##d##_lcdf, \
+      complement ? &pvi_##d##_lccdf_grad : &pvi_##d##_lcdf_grad
     {
-      auto [sym, f, g] = kernels(&pvi_normal_lcdf, &pvi_normal_lccdf, &pvi_normal_lcdf_grad, &pvi_normal_lccdf_grad,
-                                 "pvi_normal_lcdf", "pvi_normal_lccdf");
-      Entry e = density<Rl, Rl, Rl>("normal" + side, sym, f, g, {real("y"), real("mu"), real("sigma", Step::Rel)});
+      Entry e = density<Rl, Rl, Rl>("normal" + side, CDF_KERNELS(normal), {real("y"), real("mu"), real("sigma", Step::Rel)});
       e.reference = [complement](const Point& p) {
         return std::vector<LD>{logCdfRef(bm::normal_distribution<LD>(r0(p, 1), r0(p, 2)), LD(r0(p, 0)), complement)};
       };
@@ -447,9 +446,7 @@ void addCdfs(std::vector<Entry>& t) {
       t.push_back(e);
     }
     {
-      auto [sym, f, g] = kernels(&pvi_lognormal_lcdf, &pvi_lognormal_lccdf, &pvi_lognormal_lcdf_grad,
-                                 &pvi_lognormal_lccdf_grad, "pvi_lognormal_lcdf", "pvi_lognormal_lccdf");
-      Entry e = density<Rl, Rl, Rl>("lognormal" + side, sym, f, g,
+      Entry e = density<Rl, Rl, Rl>("lognormal" + side, CDF_KERNELS(lognormal),
                                     {real("y", Step::Rel), real("mu"), real("sigma", Step::Rel)});
       e.reference = [complement](const Point& p) {
         return std::vector<LD>{
@@ -461,9 +458,7 @@ void addCdfs(std::vector<Entry>& t) {
       t.push_back(e);
     }
     {
-      auto [sym, f, g] = kernels(&pvi_cauchy_lcdf, &pvi_cauchy_lccdf, &pvi_cauchy_lcdf_grad, &pvi_cauchy_lccdf_grad,
-                                 "pvi_cauchy_lcdf", "pvi_cauchy_lccdf");
-      Entry e = density<Rl, Rl, Rl>("cauchy" + side, sym, f, g, {real("y"), real("mu"), real("sigma", Step::Rel)});
+      Entry e = density<Rl, Rl, Rl>("cauchy" + side, CDF_KERNELS(cauchy), {real("y"), real("mu"), real("sigma", Step::Rel)});
       e.reference = [complement](const Point& p) {
         return std::vector<LD>{logCdfRef(bm::cauchy_distribution<LD>(r0(p, 1), r0(p, 2)), LD(r0(p, 0)), complement)};
       };
@@ -473,9 +468,7 @@ void addCdfs(std::vector<Entry>& t) {
       t.push_back(e);
     }
     {
-      auto [sym, f, g] = kernels(&pvi_logistic_lcdf, &pvi_logistic_lccdf, &pvi_logistic_lcdf_grad,
-                                 &pvi_logistic_lccdf_grad, "pvi_logistic_lcdf", "pvi_logistic_lccdf");
-      Entry e = density<Rl, Rl, Rl>("logistic" + side, sym, f, g, {real("y"), real("mu"), real("sigma", Step::Rel)});
+      Entry e = density<Rl, Rl, Rl>("logistic" + side, CDF_KERNELS(logistic), {real("y"), real("mu"), real("sigma", Step::Rel)});
       e.reference = [complement](const Point& p) {
         return std::vector<LD>{
             logCdfRef(bm::logistic_distribution<LD>(r0(p, 1), r0(p, 2)), LD(r0(p, 0)), complement)};
@@ -486,9 +479,7 @@ void addCdfs(std::vector<Entry>& t) {
       t.push_back(e);
     }
     {
-      auto [sym, f, g] = kernels(&pvi_student_t_lcdf, &pvi_student_t_lccdf, &pvi_student_t_lcdf_grad,
-                                 &pvi_student_t_lccdf_grad, "pvi_student_t_lcdf", "pvi_student_t_lccdf");
-      Entry e = density<Rl, Rl, Rl, Rl>("student_t" + side, sym, f, g,
+      Entry e = density<Rl, Rl, Rl, Rl>("student_t" + side, CDF_KERNELS(student_t),
                                         {real("y"), real("nu", Step::Rel), real("mu"), real("sigma", Step::Rel)});
       e.reference = [complement](const Point& p) {
         const LD z = (LD(r0(p, 0)) - r0(p, 2)) / r0(p, 3);
@@ -503,9 +494,7 @@ void addCdfs(std::vector<Entry>& t) {
       t.push_back(e);
     }
     {
-      auto [sym, f, g] = kernels(&pvi_gamma_lcdf, &pvi_gamma_lccdf, &pvi_gamma_lcdf_grad, &pvi_gamma_lccdf_grad,
-                                 "pvi_gamma_lcdf", "pvi_gamma_lccdf");
-      Entry e = density<Rl, Rl, Rl>("gamma" + side, sym, f, g,
+      Entry e = density<Rl, Rl, Rl>("gamma" + side, CDF_KERNELS(gamma),
                                     {real("y", Step::Rel), real("alpha", Step::Rel), real("beta", Step::Rel)});
       // Boost's gamma_distribution(shape, scale): Stan's gamma(alpha, beta) has scale 1 / beta.
       e.reference = [complement](const Point& p) {
@@ -518,9 +507,7 @@ void addCdfs(std::vector<Entry>& t) {
       t.push_back(e);
     }
     {
-      auto [sym, f, g] = kernels(&pvi_exponential_lcdf, &pvi_exponential_lccdf, &pvi_exponential_lcdf_grad,
-                                 &pvi_exponential_lccdf_grad, "pvi_exponential_lcdf", "pvi_exponential_lccdf");
-      Entry e = density<Rl, Rl>("exponential" + side, sym, f, g, {real("y", Step::Rel), real("beta", Step::Rel)});
+      Entry e = density<Rl, Rl>("exponential" + side, CDF_KERNELS(exponential), {real("y", Step::Rel), real("beta", Step::Rel)});
       // In 50 digits: far in the right tail exp(-beta y) is below long double's range.
       e.reference = [complement](const Point& p) {
         return std::vector<LD>{logCdfRef(bm::exponential_distribution<MP>(r0(p, 1)), MP(r0(p, 0)), complement)};
@@ -531,9 +518,7 @@ void addCdfs(std::vector<Entry>& t) {
       t.push_back(e);
     }
     {
-      auto [sym, f, g] = kernels(&pvi_weibull_lcdf, &pvi_weibull_lccdf, &pvi_weibull_lcdf_grad,
-                                 &pvi_weibull_lccdf_grad, "pvi_weibull_lcdf", "pvi_weibull_lccdf");
-      Entry e = density<Rl, Rl, Rl>("weibull" + side, sym, f, g,
+      Entry e = density<Rl, Rl, Rl>("weibull" + side, CDF_KERNELS(weibull),
                                     {real("y", Step::Rel), real("alpha", Step::Rel), real("sigma", Step::Rel)});
       // Boost's weibull_distribution(shape, scale) in 50 digits (t^alpha reaches 1e10 here).
       e.reference = [complement](const Point& p) {
@@ -546,9 +531,7 @@ void addCdfs(std::vector<Entry>& t) {
       t.push_back(e);
     }
     {
-      auto [sym, f, g] = kernels(&pvi_poisson_lcdf, &pvi_poisson_lccdf, &pvi_poisson_lcdf_grad,
-                                 &pvi_poisson_lccdf_grad, "pvi_poisson_lcdf", "pvi_poisson_lccdf");
-      Entry e = density<In, Rl>("poisson" + side, sym, f, g, {integer("y"), real("lambda", Step::Rel)});
+      Entry e = density<In, Rl>("poisson" + side, CDF_KERNELS(poisson), {integer("y"), real("lambda", Step::Rel)});
       e.reference = [complement](const Point& p) {
         return std::vector<LD>{logCdfRef(bm::poisson_distribution<LD>(r0(p, 1)), LD(i0(p, 0)), complement)};
       };
@@ -558,6 +541,7 @@ void addCdfs(std::vector<Entry>& t) {
       t.push_back(e);
     }
   }
+#undef CDF_KERNELS
 }
 
 // ---- multivariate densities ------------------------------------------------------------------

@@ -11,12 +11,22 @@
 using namespace pvi::kern;
 
 namespace {
-// log P(a, x) (or log Q(a, x)) from the side where it is small, and its derivative in x.
+// log P(a, x) (or log Q(a, x)) from the side where it is small, given both.
+double logFromSmallSide(bool complement, double p, double q) {
+  return complement ? (q < 0.5 ? std::log(q) : std::log1p(-p)) : (p < 0.5 ? std::log(p) : std::log1p(-q));
+}
+
+// The value alone (all the Richardson steps in a need).
+double gammaLogCdfValue(bool complement, double a, double x) {
+  return logFromSmallSide(complement, boost::math::gamma_p(a, x, BoostPolicy()),
+                          boost::math::gamma_q(a, x, BoostPolicy()));
+}
+
+// The value and its derivative in x.
 LogCdf gammaLogCdf(bool complement, double a, double x) {
   const double p = boost::math::gamma_p(a, x, BoostPolicy()), q = boost::math::gamma_q(a, x, BoostPolicy());
   const double dp = boost::math::gamma_p_derivative(a, x, BoostPolicy());
-  if (complement) return {q < 0.5 ? std::log(q) : std::log1p(-p), -dp / q};
-  return {p < 0.5 ? std::log(p) : std::log1p(-q), dp / p};
+  return {logFromSmallSide(complement, p, q), complement ? -dp / q : dp / p};
 }
 
 double gammaLogCdfSum(bool complement, double adj, int64_t n, const double* y, int64_t s_y, const double* alpha,
@@ -38,7 +48,7 @@ double gammaLogCdfSum(bool complement, double adj, int64_t n, const double* y, i
     if (g_beta) g_beta[i * s_beta] += adj * c.slope * yi;
     if (g_alpha && adj != 0.0)
       g_alpha[i * s_alpha] +=
-          adj * richardsonDerivative([&](double a) { return gammaLogCdf(complement, a, x).value; }, ai);
+          adj * richardsonDerivative([&](double a) { return gammaLogCdfValue(complement, a, x); }, ai);
   }
   return lp;
 }

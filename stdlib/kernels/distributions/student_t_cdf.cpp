@@ -10,12 +10,17 @@
 using namespace pvi::kern;
 
 namespace {
-// log F(z; nu), from the tail where F is small.
+using StudentT = boost::math::students_t_distribution<double, BoostPolicy>;
+
+// log F(z; nu), from the tail where F is small (all the Richardson steps in nu need).
+double studentLogCdfValue(const StudentT& d, double z) {
+  return z > 0 ? std::log1p(-boost::math::cdf(boost::math::complement(d, z))) : std::log(boost::math::cdf(d, z));
+}
+
+// log F(z; nu) and its derivative in z, the density over F.
 LogCdf studentLogCdf(double z, double nu) {
-  const boost::math::students_t_distribution<double, BoostPolicy> d(nu);
-  const double f = boost::math::cdf(d, z);
-  const double value = z > 0 ? std::log1p(-boost::math::cdf(boost::math::complement(d, z))) : std::log(f);
-  return {value, boost::math::pdf(d, z) / f};
+  const StudentT d(nu);
+  return {studentLogCdfValue(d, z), boost::math::pdf(d, z) / boost::math::cdf(d, z)};
 }
 
 double studentTLogCdf(bool complement, double adj, int64_t n, const double* y, int64_t s_y, const double* nu,
@@ -35,7 +40,7 @@ double studentTLogCdf(bool complement, double adj, int64_t n, const double* y, i
     if (g_mu) g_mu[i * s_mu] -= d;
     if (g_sigma) g_sigma[i * s_sigma] -= d * z;
     if (g_nu && adj != 0.0)
-      g_nu[i * s_nu] += adj * richardsonDerivative([&](double v) { return studentLogCdf(sign * z, v).value; }, ni);
+      g_nu[i * s_nu] += adj * richardsonDerivative([&](double v) { return studentLogCdfValue(StudentT(v), sign * z); }, ni);
   }
   return lp;
 }
