@@ -68,7 +68,7 @@ elemType
   | kw='vector' bounds? '[' expr ']'
   | kw='row_vector' bounds? '[' expr ']'
   | kw='matrix' bounds? '[' expr ',' expr ']'
-  | kw=('simplex' | 'ordered' | 'positive_ordered') '[' expr ']'   // constrained vectors
+  | kw=('simplex' | 'ordered' | 'positive_ordered' | 'unit_vector') '[' expr ']'   // constrained vectors
   | kw=('cholesky_factor_corr' | 'corr_matrix' | 'cov_matrix') '[' expr ']'   // K x K matrices
   | kw='cholesky_factor_cov' '[' expr (',' expr)? ']'               // M x M, or M x N
   ;
@@ -90,6 +90,7 @@ statement
   | 'target' '+=' expr ';'                                          # targetStmt
   | 'for' '(' IDENT 'in' expr ':' expr ')' statement               # forStmt
   | 'if' '(' expr ')' statement ('else' statement)?                 # ifStmt
+  | 'while' '(' expr ')' statement                                  # whileStmt
   | '{' statement* '}'                                              # blockStmt
   | 'return' expr? ';'                                              # returnStmt
   | expr stmtTail? ';'                                               # exprStmt

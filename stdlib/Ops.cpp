@@ -12,7 +12,8 @@ std::vector<KernelOp> build() {
     ops.push_back({name, conv, "pvi_" + symbol, "pvi_" + symbol + "_grad", std::move(ints)});
   };
   // Densities: the variate first, then the parameters; `true` marks int arguments.
-  for (const char* d : {"normal", "lognormal", "cauchy", "logistic", "gamma", "inv_gamma", "weibull", "beta", "uniform"})
+  for (const char* d : {"normal", "lognormal", "cauchy", "logistic", "double_exponential", "gamma", "inv_gamma", "weibull",
+                        "beta", "uniform"})
     add(std::string(d) + "_lpdf", CallConv::Density, std::string(d) + "_lpdf", {false, false, false});
   add("std_normal_lpdf", CallConv::Density, "std_normal_lpdf", {false});
   add("exponential_lpdf", CallConv::Density, "exponential_lpdf", {false, false});
@@ -35,6 +36,9 @@ std::vector<KernelOp> build() {
   add("categorical_logit_lpmf", CallConv::Categorical, "categorical_logit_lpmf", {true, false});
   add("dirichlet_lpdf", CallConv::Dirichlet, "dirichlet_lpdf");
   add("lkj_corr_cholesky_lpdf", CallConv::Dirichlet, "lkj_corr_cholesky_lpdf");  // (K^2, L, eta)
+  add("lkj_corr_lpdf", CallConv::Dirichlet, "lkj_corr_lpdf");                      // (K^2, Omega, eta)
+  add("wishart_lpdf", CallConv::Dirichlet, "wishart_lpdf");                        // (K^2, W, nu, S)
+  add("inv_wishart_lpdf", CallConv::Dirichlet, "inv_wishart_lpdf");
   add("multi_normal_lpdf", CallConv::MultiNormal, "multi_normal_lpdf");
   add("multi_normal_cholesky_lpdf", CallConv::MultiNormal, "multi_normal_cholesky_lpdf");
 
@@ -65,10 +69,12 @@ std::vector<KernelOp> build() {
   add("tf_upper", CallConv::Transform, "tf_upper");
   add("tf_lower_upper", CallConv::Transform, "tf_lower_upper");
   add("tf_affine", CallConv::Transform, "tf_affine");
-  for (const char* f : {"tf_simplex", "tf_ordered", "tf_positive_ordered", "tf_cholesky_factor_corr"})
+  for (const char* f : {"tf_simplex", "tf_ordered", "tf_positive_ordered", "tf_cholesky_factor_corr", "tf_cholesky_factor_cov",
+                        "tf_cov_matrix", "tf_corr_matrix", "tf_unit_vector"})
     add(f, CallConv::Transform, f);
   for (const char* f : {"tf_lower_inv", "tf_upper_inv", "tf_lower_upper_inv", "tf_affine_inv", "tf_simplex_inv", "tf_ordered_inv",
-                        "tf_positive_ordered_inv", "tf_cholesky_factor_corr_inv"})
+                        "tf_positive_ordered_inv", "tf_cholesky_factor_corr_inv", "tf_cholesky_factor_cov_inv",
+                        "tf_cov_matrix_inv", "tf_corr_matrix_inv", "tf_unit_vector_inv"})
     ops.push_back({f, CallConv::InverseTransform, std::string("pvi_") + f, "", {}});
   return ops;
 }
@@ -88,7 +94,8 @@ std::vector<RngOp> buildRng() {
     ops.push_back({dist + "_rng", conv, "pvi_" + dist + "_rng", std::move(ints), intResult, vectorResult});
   };
   using C = RngConv;
-  for (const char* d : {"normal", "lognormal", "cauchy", "logistic", "gamma", "inv_gamma", "weibull", "beta", "uniform"})
+  for (const char* d : {"normal", "lognormal", "cauchy", "logistic", "double_exponential", "gamma", "inv_gamma", "weibull",
+                        "beta", "uniform"})
     add(d, C::Vectorised, {false, false}, false);
   add("std_normal", C::Vectorised, {}, false);
   add("exponential", C::Vectorised, {false}, false);

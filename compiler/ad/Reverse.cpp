@@ -1,5 +1,6 @@
 #include "compiler/ad/Reverse.hpp"
 
+#include <stdexcept>
 #include <vector>
 
 #include "stdlib/Ops.hpp"
@@ -208,6 +209,8 @@ class Reverser {
   void reverseLoop(size_t begin, size_t end, const std::vector<ValueId>& map, std::vector<ValueId>& adj) {
     if (!containsActive(begin, end)) return;
     const Inst& loop = fwd_.insts[begin];
+    // The checker keeps latents out of while loops (FactorAssignment's kWhileRule).
+    if (loop.imm == 2) throw std::logic_error("a while loop with parameter-dependent values reached the gradient");
     Inst r = ir::makeInst(Op::LoopBegin, loop.type, {remap(loop.operands[0], map), remap(loop.operands[1], map)});
     r.imm = 1;
     r.comment = loop.comment + " (reversed)";

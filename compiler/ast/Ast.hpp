@@ -60,13 +60,13 @@ enum class ElemKind { Int, Real, Vector, RowVector, Matrix };
 const char* elemKeyword(ElemKind k);  // "int", "real", "vector", "row_vector", "matrix"
 
 // Stan's constrained vector types (elem Vector), and its constrained matrix types (elem Matrix,
-// with elemDims {K, K}, or {M, N} for cholesky_factor_cov[M, N]). Only cholesky_factor_corr among
-// the matrices can be a parameter yet.
+// with elemDims {K, K}, or {M, N} for cholesky_factor_cov[M, N]).
 enum class VectorConstraint {
   None,
   Simplex,
   Ordered,
   PositiveOrdered,
+  UnitVector,
   CholeskyFactorCorr,
   CholeskyFactorCov,
   CorrMatrix,
@@ -77,6 +77,12 @@ inline bool isMatrixConstraint(VectorConstraint c) {
          c == VectorConstraint::CorrMatrix || c == VectorConstraint::CovMatrix;
 }
 const char* constraintKeyword(VectorConstraint c);  // "simplex", ...
+// Whether the constrained values lie in a bounded set (where no prior statement means a uniform,
+// proper prior).
+inline bool hasBoundedSupport(VectorConstraint c) {
+  return c == VectorConstraint::Simplex || c == VectorConstraint::UnitVector ||
+         c == VectorConstraint::CholeskyFactorCorr || c == VectorConstraint::CorrMatrix;
+}
 
 struct TypeSyntax {
   Span span;
@@ -100,7 +106,7 @@ struct TypeSyntax {
 
 // Return and Call (a call as a statement) are written in user-defined functions; inlining
 // replaces them (compiler/desugar/InlineFunctions.hpp), so the checker refuses those left.
-enum class StmtKind { Decl, Assign, Tilde, Target, For, If, Block, Return, Call };
+enum class StmtKind { Decl, Assign, Tilde, Target, For, If, While, Block, Return, Call };
 
 struct Stmt;
 using StmtPtr = std::unique_ptr<Stmt>;
@@ -114,10 +120,10 @@ struct Stmt {
   Span nameSpan;
   std::string op;             // Assign: "=", "+=", "-=", "*=", "/="
   // Assign: {lhs, rhs}; Tilde: {lhs, args...}; Target: {value} (a truncation's normalising term:
-  // {value, variate}, Checker::checkTruncation); For: {lo, hi}; If: {cond};
+  // {value, variate}, Checker::checkTruncation); For: {lo, hi}; If: {cond}; While: {cond};
   // Return: {value?}; Call: {call}
   std::vector<ExprPtr> exprs;
-  // For: {body}; If: {then, else?}; Block: statements
+  // For, While: {body}; If: {then, else?}; Block: statements
   std::vector<StmtPtr> body;
 
   // A declaration at the top of the generated block is a generated quantity (written) unless this

@@ -85,6 +85,7 @@ const char* constraintKeyword(VectorConstraint c) {
     case VectorConstraint::Simplex: return "simplex";
     case VectorConstraint::Ordered: return "ordered";
     case VectorConstraint::PositiveOrdered: return "positive_ordered";
+    case VectorConstraint::UnitVector: return "unit_vector";
     case VectorConstraint::CholeskyFactorCorr: return "cholesky_factor_corr";
     case VectorConstraint::CholeskyFactorCov: return "cholesky_factor_cov";
     case VectorConstraint::CorrMatrix: return "corr_matrix";
@@ -178,6 +179,11 @@ class Dumper {
         line(d, "for " + s.name, s.span);
         expr(d + 1, *s.exprs[0]);
         expr(d + 1, *s.exprs[1]);
+        stmt(d + 1, *s.body[0]);
+        return;
+      case StmtKind::While:
+        line(d, "while", s.span);
+        expr(d + 1, *s.exprs[0]);
         stmt(d + 1, *s.body[0]);
         return;
       case StmtKind::If:

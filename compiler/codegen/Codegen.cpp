@@ -365,6 +365,7 @@ class Emitter {
       switch (i.op) {
         case Op::LoopBegin: loopBegin(k, i); break;
         case Op::LoopEnd: loopEnd(); break;
+        case Op::LoopExitUnless: loopExitUnless(i); break;
         case Op::IfBegin: ifBegin(i); break;
         case Op::Else: ifElse(); break;
         case Op::IfEnd: ifEnd(); break;
@@ -616,7 +617,7 @@ class Emitter {
   };
 
   void loopBegin(size_t k, const Inst& i) {
-    bool reverse = i.imm != 0;
+    bool reverse = i.imm == 1;  // imm = 2: a while loop, forwards
     llvm::Value* lo = intOf(i.operands[0]);
     llvm::Value* hi = intOf(i.operands[1]);
     llvm::BasicBlock* before = b_.GetInsertBlock();
@@ -640,6 +641,13 @@ class Emitter {
     l.index->addIncoming(next, b_.GetInsertBlock());
     b_.CreateBr(l.header);
     b_.SetInsertPoint(l.exit);
+  }
+
+  // A while loop's test: on to the rest of the body when the condition holds, else out of the loop.
+  void loopExitUnless(const Inst& i) {
+    auto* rest = llvm::BasicBlock::Create(ctx_, "while.body", fn_);
+    b_.CreateCondBr(b_.CreateICmpNE(intOf(i.operands[0]), i64(0)), rest, loops_.back().exit);
+    b_.SetInsertPoint(rest);
   }
 
   void ifBegin(const Inst& i) {

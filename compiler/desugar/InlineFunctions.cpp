@@ -189,6 +189,7 @@ class Inliner {
         scopes.pop_back();
         return;
       case StmtKind::If:
+      case StmtKind::While:
       case StmtKind::Block:
         for (StmtPtr& b : s.body) {
           scopes.emplace_back();
@@ -282,6 +283,16 @@ class Inliner {
       case StmtKind::If:
         expr(s->exprs[0], before);
         for (StmtPtr& b : s->body) nested(b);
+        return;
+      case StmtKind::While:
+        // Inlined statements go before the loop and would run once: a call in the condition,
+        // evaluated on every iteration, cannot be inlined there.
+        forEachUserCall(*s->exprs[0], [&](const Expr& call) {
+          diags_.error(call.nameSpan, "a call of user-defined function '" + call.text +
+                                          "' in the condition of a while loop is not supported yet; assign it to a "
+                                          "variable before the loop and again at the end of its body");
+        });
+        nested(s->body[0]);
         return;
       case StmtKind::Block: statements(s->body); return;
       case StmtKind::Call: {

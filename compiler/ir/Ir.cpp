@@ -41,6 +41,7 @@ const char* opName(Op op) {
     case Op::Print: return "print";
     case Op::LoopBegin: return "loop";
     case Op::LoopEnd: return "end_loop";
+    case Op::LoopExitUnless: return "exit_loop_unless";
     case Op::IfBegin: return "if";
     case Op::Else: return "else";
     case Op::IfEnd: return "end_if";
@@ -59,7 +60,7 @@ void print(std::ostream& out, const Function& f) {
     if (i.op == Op::LoopEnd || i.op == Op::IfEnd || i.op == Op::Else) --depth;
     out << std::string(static_cast<size_t>(depth) * 2, ' ');
     if (i.op == Op::LoopBegin || i.op == Op::IfBegin || i.op == Op::Else) ++depth;
-    bool definesValue = i.op != Op::AddTarget && i.op != Op::Backward && i.op != Op::Output && i.op != Op::Store && i.op != Op::LoopEnd && i.op != Op::IfBegin &&
+    bool definesValue = i.op != Op::AddTarget && i.op != Op::Backward && i.op != Op::Output && i.op != Op::Store && i.op != Op::LoopEnd && i.op != Op::LoopExitUnless && i.op != Op::IfBegin &&
                         i.op != Op::Else && i.op != Op::IfEnd && i.op != Op::CheckData &&
                         i.op != Op::CheckSize && i.op != Op::Print;
     if (definesValue) out << value(static_cast<ValueId>(k)) << " = ";
@@ -81,7 +82,7 @@ void print(std::ostream& out, const Function& f) {
       default: break;
     }
     if (i.op == Op::Kernel && i.name.rfind("tf_", 0) == 0) out << (i.imm ? " +jacobian" : "");
-    if (i.op == Op::LoopBegin && i.imm) out << " reverse";
+    if (i.op == Op::LoopBegin && i.imm) out << (i.imm == 2 ? " while" : " reverse");
     if (i.op == Op::Load && i.imm) out << " saved";
     if (i.op == Op::CheckSize) out << " #" << i.imm;
     for (size_t a = 0; a < i.operands.size(); ++a)

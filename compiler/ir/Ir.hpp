@@ -53,8 +53,10 @@ enum class Op {
   AddTarget,    // target += operands[0] (a real scalar)
   Output,       // output functions: copies operands[0] to the output array at offset operands[1]
   // Structured control flow; the instructions between a begin and its end form the body.
-  LoopBegin,    // int loop variable from operands[0] to operands[1]; imm = 1 runs it backwards
+  LoopBegin,    // int loop variable from operands[0] to operands[1]; imm = 1 runs it backwards;
+                // imm = 2: a while loop (left by its LoopExitUnless, never reversed)
   LoopEnd,      // operands[0]: its LoopBegin
+  LoopExitUnless,  // leaves the innermost loop when int operands[0] is 0
   IfBegin,      // runs the then-branch when int operands[0] != 0
   Else,         // operands[0]: its IfBegin
   IfEnd,        // operands[0]: its IfBegin

@@ -37,10 +37,11 @@ Transform describeTransform(const TypeSyntax& ts) {
     case VectorConstraint::Simplex: t.kind = TransformKind::Simplex; return t;
     case VectorConstraint::Ordered: t.kind = TransformKind::Ordered; return t;
     case VectorConstraint::PositiveOrdered: t.kind = TransformKind::PositiveOrdered; return t;
+    case VectorConstraint::UnitVector: t.kind = TransformKind::UnitVector; return t;
     case VectorConstraint::CholeskyFactorCorr: t.kind = TransformKind::CholeskyFactorCorr; return t;
-    case VectorConstraint::CholeskyFactorCov:
-    case VectorConstraint::CorrMatrix:
-    case VectorConstraint::CovMatrix: break;  // refused as parameters; elsewhere plain matrices
+    case VectorConstraint::CholeskyFactorCov: t.kind = TransformKind::CholeskyFactorCov; return t;
+    case VectorConstraint::CorrMatrix: t.kind = TransformKind::CorrMatrix; return t;
+    case VectorConstraint::CovMatrix: t.kind = TransformKind::CovMatrix; return t;
     case VectorConstraint::None: break;
   }
   if (ts.offset || ts.multiplier) {
@@ -75,10 +76,10 @@ VariableInfo describeVariable(const Symbol& s) {
   for (const ExprPtr& d : ts.elemDims) v.shapeDims.push_back(printExpr(*d));
   v.type = printType(ts);
   v.transform = describeTransform(ts);
-  // A simplex, a Cholesky factor of a correlation matrix and a variable bounded on both sides live on
-  // bounded sets: without a prior statement they are uniform there, which is proper.
-  v.properPrior = s.hasPrior || v.transform.kind == TransformKind::Simplex ||
-                  v.transform.kind == TransformKind::CholeskyFactorCorr || v.transform.kind == TransformKind::LowerUpper;
+  // A simplex, a unit vector, a correlation matrix or its Cholesky factor and a variable bounded on
+  // both sides live on bounded sets: without a prior statement they are uniform there, which is
+  // proper.
+  v.properPrior = s.hasPrior || hasBoundedSupport(ts.constraint) || v.transform.kind == TransformKind::LowerUpper;
   return v;
 }
 

@@ -60,6 +60,7 @@ class FunctionLowerer {
   static VType realScalar() { return VType{ir::Elem::Real, 0, {ir::kNone, ir::kNone}}; }
   VType typeOfDecl(const Symbol& s);
   VType unconstrainedType(const Symbol& s, const VType& t);
+  std::vector<ValueId> constraintSizes(const TypeSyntax& ts, const VType& t);
   void bindData(const std::vector<const Symbol*>& syms, ir::Source source);
   void bindParams(const std::vector<const Symbol*>& syms, ir::Input input, bool addJacobian);
   ValueId elementCount(const VType& t);
@@ -71,6 +72,7 @@ class FunctionLowerer {
   void statement(const Stmt& s);
   void loop(const Stmt& s);
   void branch(const Stmt& s);
+  void whileLoop(const Stmt& s);
   void addTarget(ValueId v, const Stmt& s);
   static std::string oneLine(const Stmt& s);
 
@@ -103,6 +105,8 @@ class FunctionLowerer {
   ValueId call(const Expr& e);
   ValueId rng(const Expr& e);
   ValueId conditional(const Expr& e);
+  ValueId shortCircuit(const Expr& e);
+  static bool mayFail(const Expr& e);
   ValueId literal(const Expr& e);
   ValueId kernel(const std::string& name, VType t, std::vector<ValueId> ops);
   ValueId density(const std::string& name, std::vector<ValueId> args, Span at);
@@ -156,6 +160,7 @@ class FunctionLowerer {
   int nest_ = 0;
   struct Loop {
     ValueId var, lo, hi;
+    bool isWhile = false;
   };
   std::vector<Loop> loops_;
   std::map<const Symbol*, ValueId> values_;

@@ -4,6 +4,7 @@
 #include <functional>
 #include <charconv>
 #include <cstring>
+#include <limits>
 
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/ast/AstWalk.hpp"
@@ -242,7 +243,9 @@ void FunctionLowerer::runUnconstrain(bool locals) {
       inOffset = intArith("+", inOffset, elementCount(t));
       const TypeSyntax& ts = *s->decl->declType;
       if (ts.constraint != VectorConstraint::None) {
-        Inst inv = ir::makeInst(Op::Kernel, unconstrainedType(*s, t), {v, toReal(t.dims[0])});
+        std::vector<ValueId> ops{v};
+        for (ValueId size : constraintSizes(ts, t)) ops.push_back(size);
+        Inst inv = ir::makeInst(Op::Kernel, unconstrainedType(*s, t), ops);
         inv.name = std::string("tf_") + constraintKeyword(ts.constraint) + "_inv";
         inv.comment = s->name;
         v = add(inv);
@@ -416,14 +419,22 @@ VType FunctionLowerer::typeOfDecl(const Symbol& s) {
 }
 
 // The type of a parameter's unconstrained values: a simplex's vectors have one element fewer; a
-// cholesky_factor_corr[K] is a vector of K (K - 1) / 2 values.
+// constrained K x K matrix is a vector of K (K - 1) / 2 values (cholesky_factor_corr, corr_matrix)
+// or K (K + 1) / 2 (cov_matrix), a cholesky_factor_cov[M, N] one of N (N + 1) / 2 + (M - N) N.
 VType FunctionLowerer::unconstrainedType(const Symbol& s, const VType& t) {
   const VectorConstraint c = s.decl->declType->constraint;
-  if (c == VectorConstraint::CholeskyFactorCorr) {
+  if (isMatrixConstraint(c)) {
     VType u = t;
     u.rank = t.rank - 1;
     const ValueId k = t.dims[0];
-    u.dims[0] = intArith("/", intArith("*", k, intArith("-", k, constInt(1))), constInt(2));
+    const ValueId one = constInt(1), two = constInt(2);
+    if (c == VectorConstraint::CholeskyFactorCorr || c == VectorConstraint::CorrMatrix) {
+      u.dims[0] = intArith("/", intArith("*", k, intArith("-", k, one)), two);
+    } else {
+      const ValueId n = t.dims[1];  // M = k rows, N columns (N = K for cov_matrix)
+      const ValueId triangle = intArith("/", intArith("*", n, intArith("+", n, one)), two);
+      u.dims[0] = intArith("max", intArith("+", triangle, intArith("*", intArith("-", k, n), n)), constInt(0));
+    }
     for (int d = 1; d < ir::kMaxRank; ++d) u.dims[d] = d + 1 < ir::kMaxRank ? t.dims[d + 1] : ir::kNone;
     return u;
   }
@@ -431,6 +442,14 @@ VType FunctionLowerer::unconstrainedType(const Symbol& s, const VType& t) {
   VType u = t;
   u.dims[0] = intArith("max", intArith("-", t.dims[0], constInt(1)), constInt(0));  // simplex[0]: none
   return u;
+}
+
+// The operands of a constrained vector's or matrix's transform after its values: its length or
+// order as a real, and a cholesky_factor_cov's number of columns.
+std::vector<ValueId> FunctionLowerer::constraintSizes(const TypeSyntax& ts, const VType& t) {
+  std::vector<ValueId> sizes{toReal(t.dims[0])};
+  if (ts.constraint == VectorConstraint::CholeskyFactorCov) sizes.push_back(toReal(t.dims[1]));
+  return sizes;
 }
 
 void FunctionLowerer::bindData(const std::vector<const Symbol*>& syms, ir::Source source) {
@@ -479,9 +498,10 @@ void FunctionLowerer::bindParams(const std::vector<const Symbol*>& syms, ir::Inp
     ValueId u = add(param);
     offset = intArith("+", offset, elementCount(ut));
     const TypeSyntax& ts = *s->decl->declType;
-    if (ts.constraint != VectorConstraint::None) {  // the vector length as the kernel's one operand
-      Inst tf{Op::Kernel, t, {u, toReal(t.dims[0])}, std::string("tf_") + constraintKeyword(ts.constraint),
-              addJacobian ? 1 : 0};
+    if (ts.constraint != VectorConstraint::None) {
+      std::vector<ValueId> ops{u};
+      for (ValueId size : constraintSizes(ts, t)) ops.push_back(size);
+      Inst tf{Op::Kernel, t, ops, std::string("tf_") + constraintKeyword(ts.constraint), addJacobian ? 1 : 0};
       tf.comment = s->name;
       values_[s] = add(tf);
       continue;
@@ -552,6 +572,7 @@ void FunctionLowerer::statement(const Stmt& s) {
     }
     case StmtKind::For: loop(s); break;
     case StmtKind::If: branch(s); break;
+    case StmtKind::While: whileLoop(s); break;
     case StmtKind::Block:  // straight-line code: no scope of values needed
       if (relevant(s))
         for (const StmtPtr& b : s.body) statement(*b);
@@ -580,6 +601,34 @@ void FunctionLowerer::loop(const Stmt& s) {
   {
     Scope scope(*this);
     values_[s.declared] = id;
+    statement(*s.body[0]);
+  }
+  loops_.pop_back();
+  --nest_;
+  add(Inst{Op::LoopEnd, intScalar(), {id}});
+  leaveRegion(owned);
+}
+
+// `while (c) body` is a loop from 1 without an upper bound whose every iteration first evaluates
+// c and leaves the loop when it is 0. Its body reads only data in factor functions (the checker's
+// rule), so the gradient never replays it and its loads keep no per-iteration copies.
+void FunctionLowerer::whileLoop(const Stmt& s) {
+  if (!relevant(s)) return;
+  lowerPendingReadIn(s);
+  std::vector<const Symbol*> owned = enterRegion(s);
+  const ValueId lo = constInt(1), hi = constInt(std::numeric_limits<int64_t>::max());
+  Inst begin{Op::LoopBegin, intScalar(), {lo, hi}};
+  begin.imm = 2;
+  begin.comment = "while";
+  ValueId id = add(begin);
+  ++nest_;
+  loops_.push_back({id, lo, hi, true});
+  {
+    Scope scope(*this);
+    controlled_ = assignedIn_[&s];  // for the draws in the condition (FunctionLowerer::rng)
+    ValueId cond = condition(*s.exprs[0]);
+    controlled_.clear();
+    add(Inst{Op::LoopExitUnless, intScalar(), {cond}});
     statement(*s.body[0]);
   }
   loops_.pop_back();

@@ -7,6 +7,8 @@
 // see that iteration's values, a Load inside loops of a factor function keeps one copy per
 // iteration (its slot: the iteration's position in the loop nest), which the replay reads
 // back instead of the Var, whose contents by then are final.
+#include <algorithm>
+
 #include "compiler/lower/FunctionLowerer.hpp"
 #include "stdlib/Ops.hpp"
 
@@ -150,6 +152,7 @@ void FunctionLowerer::analyseStatements(const std::vector<StmtPtr>& stmts, std::
         break;
       case StmtKind::For:
       case StmtKind::If:
+      case StmtKind::While:
       case StmtKind::Block: {
         size_t depth = control.size();
         if (s.kind != StmtKind::Block)
@@ -179,7 +182,7 @@ void FunctionLowerer::analyseStatements(const std::vector<StmtPtr>& stmts, std::
       }
       for (const StmtPtr& b : x.body) self(self, *b);
     };
-    if (s.kind == StmtKind::For || s.kind == StmtKind::If || s.kind == StmtKind::Block) {
+    if (s.kind == StmtKind::For || s.kind == StmtKind::If || s.kind == StmtKind::While || s.kind == StmtKind::Block) {
       scan(scan, s);
       if (enter) relevant_.insert(&s);
       if (s.kind != StmtKind::Block) assignedIn_[&s] = assigned;
@@ -278,7 +281,8 @@ void FunctionLowerer::store(const Target& t, ValueId value) {
 
 ValueId FunctionLowerer::load(ValueId view) {
   Inst l = ir::makeInst(Op::Load, f_.at(view).type, {view, ir::kNone, ir::kNone});
-  if (tape_ && !loops_.empty()) {
+  const bool inWhile = std::any_of(loops_.begin(), loops_.end(), [](const Loop& loop) { return loop.isWhile; });
+  if (tape_ && !loops_.empty() && !inWhile) {
     ValueId slot = ir::kNone, slots = ir::kNone;  // row-major over the enclosing loops
     for (const Loop& loop : loops_) {
       ValueId trips = intArith("max", intArith("+", intArith("-", loop.hi, loop.lo), constInt(1)), constInt(0));

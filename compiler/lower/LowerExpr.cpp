@@ -149,12 +149,47 @@ ValueId FunctionLowerer::condition(const Expr& e) {
     static const char* ops[] = {"<", "<=", ">", ">=", "==", "!="};
     for (const char* op : ops)
       if (e.text == op) return compare(op, {lower(*e.args[0]), lower(*e.args[1])});
-    if (e.text == "&&" || e.text == "||") return compare(e.text, {condition(*e.args[0]), condition(*e.args[1])});
+    if (e.text == "&&" || e.text == "||") {
+      if (mayFail(*e.args[1])) return shortCircuit(e);
+      return compare(e.text, {condition(*e.args[0]), condition(*e.args[1])});
+    }
   }
   if (e.kind == ExprKind::Unary && e.text == "!") return compare("!", {condition(*e.args[0])});
   ValueId v = lower(e);
   if (f_.at(v).type.rank != 0) throw Unsupported{e.span, "a non-scalar condition"};
   return compare("!=", {v, constInt(0)});
+}
+
+// Whether evaluating e can fail (an index out of range, a function's domain): e holds an index
+// or a call.
+bool FunctionLowerer::mayFail(const Expr& e) {
+  if (e.kind == ExprKind::Index || e.kind == ExprKind::Call) return true;
+  for (const ExprPtr& a : e.args)
+    if (mayFail(*a)) return true;
+  return false;
+}
+
+// `a && b` and `a || b` evaluate b only when a does not decide, as in Stan (`i <= N && y[i] > 0`
+// never reads y[N + 1]): b goes under an if, its value through a one-element int Var.
+ValueId FunctionLowerer::shortCircuit(const Expr& e) {
+  const bool isAnd = e.text == "&&";
+  ValueId result = newVar(intScalar(), ir::kNone);
+  ValueId begin = add(Inst{Op::IfBegin, intScalar(), {condition(*e.args[0])}});
+  ++nest_;
+  {
+    Scope scope(*this);
+    store(Target{result, {}}, isAnd ? condition(*e.args[1]) : constInt(1));
+  }
+  --nest_;
+  add(Inst{Op::Else, intScalar(), {begin}});
+  ++nest_;
+  {
+    Scope scope(*this);
+    store(Target{result, {}}, isAnd ? constInt(0) : condition(*e.args[1]));
+  }
+  --nest_;
+  add(Inst{Op::IfEnd, intScalar(), {begin}});
+  return load(result);
 }
 
 // Broadcast shape of two operands: the container's type, or a scalar.

@@ -156,6 +156,12 @@ class Builder {
       for (auto* sub : i->statement()) s->body.push_back(statement(sub));
       return s;
     }
+    if (auto* w = dynamic_cast<PVIParser::WhileStmtContext*>(ctx)) {
+      auto s = make(StmtKind::While, ctx);
+      s->exprs.push_back(expr(w->expr()));
+      s->body.push_back(statement(w->statement()));
+      return s;
+    }
     if (auto* b = dynamic_cast<PVIParser::BlockStmtContext*>(ctx)) {
       auto s = make(StmtKind::Block, ctx);
       for (auto* sub : b->statement()) s->body.push_back(statement(sub));
@@ -208,6 +214,7 @@ class Builder {
     t->constraint = kw == "simplex"            ? VectorConstraint::Simplex
                     : kw == "ordered"          ? VectorConstraint::Ordered
                     : kw == "positive_ordered" ? VectorConstraint::PositiveOrdered
+                    : kw == "unit_vector" ? VectorConstraint::UnitVector
                     : kw == "cholesky_factor_corr" ? VectorConstraint::CholeskyFactorCorr
                     : kw == "cholesky_factor_cov" ? VectorConstraint::CholeskyFactorCov
                     : kw == "corr_matrix"         ? VectorConstraint::CorrMatrix

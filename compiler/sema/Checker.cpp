@@ -235,10 +235,12 @@ void Checker::declareBlockVariable(Block& b, Stmt& s) {
   checkBounds(*s.declType, type, s.name);
   if (s.declType->constraint != VectorConstraint::None && b.kind != BlockKind::Global && b.kind != BlockKind::Local)
     refuseConstraint(*s.declType, blockName(b));
-  else if (isMatrixConstraint(s.declType->constraint) && s.declType->constraint != VectorConstraint::CholeskyFactorCorr)
-    diags_.error(s.declType->span, std::string("'") + constraintKeyword(s.declType->constraint) +
-                                       "' parameters are not supported yet; a cholesky_factor_corr with a vector of "
-                                       "scales (diag_pre_multiply(tau, L)) is the usual way to write one");
+  if (s.declType->constraint == VectorConstraint::CholeskyFactorCov && s.declType->elemDims.size() == 2 &&
+      s.declType->elemDims[0]->kind == ExprKind::IntLit && s.declType->elemDims[1]->kind == ExprKind::IntLit &&
+      std::stoll(s.declType->elemDims[0]->text) < std::stoll(s.declType->elemDims[1]->text))
+    diags_.error(s.declType->span, "cholesky_factor_cov[M, N] needs M >= N (at least as many rows as columns); '" +
+                                       s.name + "' has " + s.declType->elemDims[0]->text + " rows and " +
+                                       s.declType->elemDims[1]->text + " columns");
   checkAffine(*s.declType, type, s.name, blockName(b), b.kind);
   const std::pair<const ExprPtr*, const char*> bounds[] = {{&s.declType->lower, "the lower bound"},
                                                            {&s.declType->upper, "the upper bound"},
@@ -508,6 +510,17 @@ void Checker::checkStatement(Stmt& s, BlockKind block) {
       --nesting_;
       return;
     }
+    case StmtKind::While: {
+      Type t = checkExpr(*s.exprs[0]);
+      if (!t.error && !t.isScalar())
+        diags_.error(s.exprs[0]->span, "the condition of 'while' must be an int or a real; found " + toString(t));
+      ++nesting_;
+      pushScope();
+      checkStatement(*s.body[0], block);
+      popScope();
+      --nesting_;
+      return;
+    }
     case StmtKind::Block:
       pushScope();
       ++nesting_;
@@ -742,18 +755,22 @@ void Checker::markPriors(const Expr& variate) {
     const Stmt* d = variate.symbol->decl;
     if (d != nullptr && d->kind == StmtKind::Decl && d->declType->sizesFromValue) markPriors(*d->exprs[0]);
   } else if (variate.kind == ExprKind::Index || variate.kind == ExprKind::Transpose ||
-             (variate.kind == ExprKind::Call && variate.text == "to_vector" && variate.args.size() == 1)) {
+             (variate.kind == ExprKind::Call && variate.args.size() == 1 &&
+              (variate.text == "to_vector" || variate.text == "multiply_lower_tri_self_transpose"))) {
     markPriors(*variate.args[0]);
+  } else if (variate.kind == ExprKind::Binary && variate.text == "*" && variate.args[1]->kind == ExprKind::Transpose &&
+             variate.args[0]->kind == ExprKind::Name && variate.args[1]->args[0]->kind == ExprKind::Name &&
+             variate.args[0]->symbol == variate.args[1]->args[0]->symbol) {
+    markPriors(*variate.args[0]);  // L * L' ~ ...: a density of the matrix L L' (its Jacobian is the model's)
   }
 }
 
 void Checker::warnMissingPriors() {
   for (const auto& s : out_.symbols) {
-    // A simplex or a Cholesky factor of a correlation matrix without a prior is uniform on a bounded
-    // set, which is proper.
+    // A simplex, a correlation matrix or its Cholesky factor, or a unit vector without a prior is
+    // uniform on a bounded set, which is proper.
     const bool simplex = s->decl != nullptr && s->decl->declType != nullptr &&
-                         (s->decl->declType->constraint == VectorConstraint::Simplex ||
-                          s->decl->declType->constraint == VectorConstraint::CholeskyFactorCorr);
+                         hasBoundedSupport(s->decl->declType->constraint);
     if ((s->kind == SymbolKind::Global || s->kind == SymbolKind::Local) && !s->hasPrior && !simplex) {
       diags_.warning(s->declSpan, std::string(s->kind == SymbolKind::Global ? "global" : "local") + " latent '" +
                                       s->name + "' has no prior statement; it gets an improper flat prior");

@@ -11,6 +11,9 @@ namespace {
 
 constexpr const char* kSizeRule = "sizes may use only data";
 constexpr const char* kFlowRule = "loops and conditions may use only data";
+constexpr const char* kWhileRule =
+    "the body of a while loop may use only data outside the generated block (pvic cannot differentiate through "
+    "it yet); write it as a for loop";
 
 std::string describeOwner(const Symbol& s) {
   return (s.kind == SymbolKind::Local ? "local '" : "'") + s.name + "'";
@@ -76,6 +79,16 @@ class FactorAssigner {
     if (t.latent != nullptr && !t.poisoned) {
       c_.diags_.error(e.span, what + " depends on latent '" + t.latent->name + "'; " + rule);
     }
+  }
+
+  // Every expression of a while loop's body (its number of iterations is known only when it runs,
+  // so the gradient cannot replay it backwards: nothing in it may depend on a latent).
+  void requireDataInside(const Stmt& s) {
+    for (const ExprPtr& e : s.exprs) requireData(*e, "this statement in the body of a while loop", kWhileRule);
+    if (s.declType)
+      for (const auto* dims : {&s.declType->arrayDims, &s.declType->elemDims})
+        for (const ExprPtr& d : *dims) requireData(*d, "this statement in the body of a while loop", kWhileRule);
+    for (const StmtPtr& b : s.body) requireDataInside(*b);
   }
 
   // `c ? a : b` is control flow too.
@@ -163,6 +176,17 @@ class FactorAssigner {
         // it contributes nothing to the density or its gradient.
         if (final_ && !onlyPrints(s)) requireData(*s.exprs[0], "the condition of 'if'", kFlowRule);
         for (StmtPtr& b : s.body) walk(*b, t);
+        return;
+      }
+      case StmtKind::While: {
+        Taint t = ctx;
+        t.merge(c_.taintOf(*s.exprs[0]));
+        if (final_) {
+          requireData(*s.exprs[0], "the condition of 'while'", kFlowRule);
+          // (A latent in the condition taints what the body assigns: one error says it all.)
+          if (!inGenerated_ && t.latent == nullptr) requireDataInside(*s.body[0]);
+        }
+        walk(*s.body[0], t);
         return;
       }
       case StmtKind::Block:

@@ -439,6 +439,7 @@ std::vector<DistributionEntry> buildDistributions() {
   cont("cauchy", {"mu", "sigma"});
   cont("student_t", {"nu", "mu", "sigma"});
   cont("logistic", {"mu", "sigma"});
+  cont("double_exponential", {"mu", "sigma"});
   cont("exponential", {"beta"});
   cont("gamma", {"alpha", "beta"});
   cont("weibull", {"alpha", "sigma"});
@@ -470,6 +471,17 @@ std::vector<DistributionEntry> buildDistributions() {
                 [](const std::vector<Type>& ts, SizeChecker& s) {
                   s.requireEqual(ts[0].rows, ts[0].cols, "the Cholesky factor of 'lkj_corr_cholesky' is not square");
                 }});
+  ds.push_back({"lkj_corr", false, P::Matrix, {P::Real}, {"eta"}, [](const std::vector<Type>& ts, SizeChecker& s) {
+                  s.requireEqual(ts[0].rows, ts[0].cols, "the correlation matrix of 'lkj_corr' is not square");
+                }});
+  for (const std::string name : {"wishart", "inv_wishart"})
+    ds.push_back({name, false, P::Matrix, {P::Real, P::Matrix}, {"nu", "S"},
+                  [name](const std::vector<Type>& ts, SizeChecker& s) {
+                    s.requireEqual(ts[0].rows, ts[0].cols, "the variate of '" + name + "' is not square");
+                    s.requireEqual(ts[2].rows, ts[2].cols, "the scale matrix of '" + name + "' is not square");
+                    s.requireEqual(ts[0].rows, ts[2].rows,
+                                   "sizes of the variate and the scale matrix of '" + name + "' differ");
+                  }});
   auto mvn = [](const std::string& name, const std::string& matrixName) {
     return [name, matrixName](const std::vector<Type>& ts, SizeChecker& s) {
       s.requireEqual(ts[0].rows, ts[1].rows, "sizes of the variate and the mean of '" + name + "' differ");

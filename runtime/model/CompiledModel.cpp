@@ -59,12 +59,19 @@ auto withWorkspace(int64_t& status, Call&& call) {
   }
 }
 
+// A model description with only its data schema (for code compiled without one).
+ModelInfo infoWithSchema(const DataSchema& schema) {
+  ModelInfo info;
+  info.data = schema;
+  return info;
+}
+
 }  // namespace
 
 CompiledModel::CompiledModel(const pvi_model_code& code, const DataSchema& schema, DataBlock shared,
                              std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels,
                              DataLocator locator)
-    : CompiledModel(code, ModelInfo{.data = schema}, std::move(shared), std::move(partitions),
+    : CompiledModel(code, infoWithSchema(schema), std::move(shared), std::move(partitions),
                     std::move(partitionLabels), std::move(locator)) {}
 
 CompiledModel::CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlock shared,
@@ -336,36 +343,65 @@ double CompiledModel::partitionLogDensity(size_t partition, const double* z, con
   return call(code_.partition_grad, z, w, theta, part, gz, gw, gt);
 }
 
-size_t CompiledModel::unconstrainedCount(size_t v) const {
-  const VariableExtent& e = parameters_.variables().at(v);
-  const TransformKind kind = info_.globals.at(v).transform.kind;
-  if (e.dims.size() <= e.arrayRank) return e.size;
-  const auto k = static_cast<size_t>(e.dims[e.arrayRank]);
-  if (kind == TransformKind::Simplex) return k == 0 ? 0 : e.size - e.size / k;
-  if (kind == TransformKind::CholeskyFactorCorr) return k == 0 ? 0 : e.size / (k * k) * (k * (k - 1) / 2);
-  return e.size;
+namespace {
+
+// Which elements of one constrained vector or matrix (column-major indices into its rows x cols
+// elements) name the coordinates of z that it takes, in z's order: a simplex's first K - 1; the
+// elements below the diagonal of a Cholesky factor of a correlation matrix or of a correlation
+// matrix, row by row; those on and below it (and left of column N) of a cov_matrix or a
+// cholesky_factor_cov, row by row; every element otherwise.
+std::vector<size_t> coordinateElements(TransformKind kind, size_t rows, size_t cols) {
+  std::vector<size_t> out;
+  switch (kind) {
+    case TransformKind::Simplex:
+      for (size_t i = 0; i + 1 < rows; ++i) out.push_back(i);
+      return out;
+    case TransformKind::CholeskyFactorCorr:
+    case TransformKind::CorrMatrix:
+    case TransformKind::CovMatrix:
+    case TransformKind::CholeskyFactorCov: {
+      const bool diagonal = kind == TransformKind::CovMatrix || kind == TransformKind::CholeskyFactorCov;
+      for (size_t i = 0; i < rows; ++i)
+        for (size_t j = 0; j < cols && (diagonal ? j <= i : j < i); ++j) out.push_back(i + j * rows);
+      return out;
+    }
+    default:
+      for (size_t i = 0; i < rows * cols; ++i) out.push_back(i);
+      return out;
+  }
 }
 
-// The names of z's coordinates: the globals' element names, except that each vector of a simplex
-// has one coordinate fewer than elements (named by its first K - 1 elements), and a Cholesky factor
-// of a correlation matrix has one per element below the diagonal, row by row (L.2.1, L.3.1, L.3.2).
+// The rows and columns of one element of a variable (1 x 1 for a scalar, K x 1 for a vector).
+std::pair<size_t, size_t> elementShape(const VariableExtent& e) {
+  const size_t own = e.dims.size() - e.arrayRank;
+  const auto rows = own >= 1 ? static_cast<size_t>(e.dims[e.arrayRank]) : 1;
+  const auto cols = own >= 2 ? static_cast<size_t>(e.dims[e.arrayRank + 1]) : 1;
+  return {rows, cols};
+}
+
+}  // namespace
+
+size_t CompiledModel::unconstrainedCount(size_t v) const {
+  const VariableExtent& e = parameters_.variables().at(v);
+  const auto [rows, cols] = elementShape(e);
+  if (rows * cols == 0) return 0;
+  return e.size / (rows * cols) * coordinateElements(info_.globals.at(v).transform.kind, rows, cols).size();
+}
+
+// The names of z's coordinates: the globals' element names, one per coordinate as
+// coordinateElements says (a simplex's first K - 1 elements; L.2.1, L.3.1, L.3.2 for a Cholesky
+// factor of a correlation matrix; ...).
 std::vector<std::string> CompiledModel::globalNames() const {
   const std::vector<std::string> all = parameters_.elementNames();
   std::vector<std::string> names;
   const auto& vars = parameters_.variables();
   for (size_t v = 0; v < vars.size() && v < info_.globals.size(); ++v) {
     const VariableExtent& e = vars[v];
-    const TransformKind kind = info_.globals[v].transform.kind;
-    const size_t k = e.dims.size() > e.arrayRank ? static_cast<size_t>(e.dims[e.arrayRank]) : 0;
-    if (kind == TransformKind::CholeskyFactorCorr && k > 0) {
-      for (size_t m = 0; m < e.size / (k * k); ++m)
-        for (size_t i = 1; i < k; ++i)
-          for (size_t j = 0; j < i; ++j) names.push_back(all.at(e.offset + m * k * k + i + j * k));
-      continue;
-    }
-    const bool simplex = kind == TransformKind::Simplex && k > 0;
-    for (size_t i = 0; i < e.size; ++i)
-      if (!simplex || i % k != k - 1) names.push_back(all.at(e.offset + i));
+    const auto [rows, cols] = elementShape(e);
+    if (rows * cols == 0) continue;
+    const std::vector<size_t> picked = coordinateElements(info_.globals[v].transform.kind, rows, cols);
+    for (size_t m = 0; m < e.size / (rows * cols); ++m)
+      for (size_t i : picked) names.push_back(all.at(e.offset + m * rows * cols + i));
   }
   if (names.size() != dimZ_) return FactorModel::globalNames();
   return names;

@@ -24,7 +24,11 @@ enum class TransformKind {
   Ordered,
   PositiveOrdered,
   CholeskyFactorCorr,
-  Affine
+  Affine,
+  UnitVector,
+  CholeskyFactorCov,
+  CovMatrix,
+  CorrMatrix
 };
 
 // One bound of a declaration, e.g. lower=0 or upper=b[k].

@@ -39,6 +39,10 @@ const char* transformName(TransformKind k) {
     case TransformKind::PositiveOrdered: return "positive_ordered";
     case TransformKind::CholeskyFactorCorr: return "cholesky_factor_corr";
     case TransformKind::Affine: return "affine";
+    case TransformKind::UnitVector: return "unit_vector";
+    case TransformKind::CholeskyFactorCov: return "cholesky_factor_cov";
+    case TransformKind::CovMatrix: return "cov_matrix";
+    case TransformKind::CorrMatrix: return "corr_matrix";
   }
   return "identity";
 }
@@ -53,6 +57,10 @@ TransformKind transformFromName(const std::string& s) {
   if (s == "positive_ordered") return TransformKind::PositiveOrdered;
   if (s == "cholesky_factor_corr") return TransformKind::CholeskyFactorCorr;
   if (s == "affine") return TransformKind::Affine;
+  if (s == "unit_vector") return TransformKind::UnitVector;
+  if (s == "cholesky_factor_cov") return TransformKind::CholeskyFactorCov;
+  if (s == "cov_matrix") return TransformKind::CovMatrix;
+  if (s == "corr_matrix") return TransformKind::CorrMatrix;
   throw std::runtime_error("model info: unknown transform '" + s + "'");
 }
 

@@ -46,6 +46,9 @@ double pvi_cauchy_lpdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(mu), PVI_R(si
 double pvi_student_t_lpdf(int64_t n, PVI_R(y), PVI_R(nu), PVI_R(mu), PVI_R(sigma));
 double pvi_student_t_lpdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(nu), PVI_R(mu), PVI_R(sigma), double *g_y,
                                double *g_nu, double *g_mu, double *g_sigma);
+double pvi_double_exponential_lpdf(int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma));
+double pvi_double_exponential_lpdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma), double *g_y,
+                                        double *g_mu, double *g_sigma);
 double pvi_logistic_lpdf(int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma));
 double pvi_logistic_lpdf_grad(double adj, int64_t n, PVI_R(y), PVI_R(mu), PVI_R(sigma), double *g_y, double *g_mu,
                               double *g_sigma);
@@ -135,6 +138,17 @@ double pvi_dirichlet_lpdf(int64_t k, const double *theta, const double *alpha);
 double pvi_lkj_corr_cholesky_lpdf(int64_t kk, const double *L, const double *eta);
 double pvi_lkj_corr_cholesky_lpdf_grad(double adj, int64_t kk, const double *L, const double *eta, double *g_L,
                                        double *g_eta);
+/* lkj_corr: kk = K^2 elements of Omega, eta a scalar. */
+double pvi_lkj_corr_lpdf(int64_t kk, const double *Omega, const double *eta);
+double pvi_lkj_corr_lpdf_grad(double adj, int64_t kk, const double *Omega, const double *eta, double *g_Omega,
+                              double *g_eta);
+/* wishart, inv_wishart: kk = K^2 elements of W and of S, nu a scalar. */
+double pvi_wishart_lpdf(int64_t kk, const double *W, const double *nu, const double *S);
+double pvi_wishart_lpdf_grad(double adj, int64_t kk, const double *W, const double *nu, const double *S, double *g_W,
+                             double *g_nu, double *g_S);
+double pvi_inv_wishart_lpdf(int64_t kk, const double *W, const double *nu, const double *S);
+double pvi_inv_wishart_lpdf_grad(double adj, int64_t kk, const double *W, const double *nu, const double *S,
+                                 double *g_W, double *g_nu, double *g_S);
 double pvi_dirichlet_lpdf_grad(double adj, int64_t k, const double *theta, const double *alpha, double *g_theta,
                                double *g_alpha);
 double pvi_multi_normal_lpdf(int64_t k, const double *y, const double *mu, const double *Sigma);

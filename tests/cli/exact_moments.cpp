@@ -25,8 +25,9 @@ void expectNutsMatchesExactMoments(const std::string& program, const std::vector
   for (const ExactMoments& e : exact) {
     SCOPED_TRACE(e.name);
     const nlohmann::json* row = nullptr;
-    for (const nlohmann::json& p : summary["parameters"])
-      if (p["name"] == e.name) row = &p;
+    for (const char* table : {"parameters", "generated_quantities"})
+      for (const nlohmann::json& p : summary[table])
+        if (p["name"] == e.name) row = &p;
     ASSERT_NE(row, nullptr);
     const double mean = (*row)["mean"], sd = (*row)["sd"], mcse = (*row)["mcse_mean"], ess = (*row)["ess_bulk"];
     EXPECT_NEAR(mean, e.mean, 5 * mcse);

@@ -6,7 +6,7 @@
 namespace pvi::test {
 
 struct ExactMoments {
-  const char* name;  // as the summary names it, e.g. "theta.1"
+  const char* name;  // as the summary names it, e.g. "theta.1" (a parameter or a generated quantity)
   double mean, sd;
 };
 

@@ -53,7 +53,9 @@ TEST(CholeskyCorrTransform, MapsIntoCholeskyFactorsOfCorrelationMatricesAndInver
         double norm = 0;
         for (int64_t j = 0; j < k; ++j) {
           const double v = x[i + j * k];
-          if (j > i) EXPECT_EQ(v, 0.0);
+          if (j > i) {
+            EXPECT_EQ(v, 0.0);
+          }
           norm += v * v;
         }
         EXPECT_GT(x[i + i * k], 0.0);

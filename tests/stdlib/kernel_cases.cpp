@@ -14,6 +14,7 @@
 #include <boost/math/distributions/exponential.hpp>
 #include <boost/math/distributions/gamma.hpp>
 #include <boost/math/distributions/inverse_gamma.hpp>
+#include <boost/math/distributions/laplace.hpp>
 #include <boost/math/distributions/logistic.hpp>
 #include <boost/math/distributions/lognormal.hpp>
 #include <boost/math/distributions/negative_binomial.hpp>
@@ -167,6 +168,21 @@ void addDensities(std::vector<Entry>& t) {
                {R(3), R(12.5), R(1), R(0.5)}};
     e.outside = {{R(0), R(0), R(0), R(1)}, {R(0), R(-1), R(0), R(1)}, {R(0), R(2), R(0), R(0)},
                  {R(0), R(2), R(0), R(-1)}};
+    t.push_back(e);
+  }
+  {
+    // Away from the kink at y = mu, where the density has no derivative.
+    Entry e = density<Rl, Rl, Rl>("double_exponential", KPAIR(pvi_double_exponential_lpdf),
+                                  {real("y"), real("mu"), real("sigma", Step::Rel)});
+    e.reference = [](const Point& p) {
+      return std::vector<LD>{logPdfLD(bm::laplace_distribution<LD>(r0(p, 1), r0(p, 2)), r0(p, 0))};
+    };
+    e.random = [](Rng& g) {
+      const double mu = g.uni(-3, 3);
+      return Point{R(mu + (g.uni(0, 1) < 0.5 ? -1 : 1) * g.uni(0.05, 8)), R(mu), R(g.logUni(0.1, 10))};
+    };
+    e.edges = {{R(700), R(0), R(1)}, {R(-700), R(0), R(1)}, {R(1), R(0), R(1e-3)}, {R(1), R(0), R(1e300)}};
+    e.outside = {{R(0), R(0), R(0)}, {R(0), R(0), R(-1)}};
     t.push_back(e);
   }
   {
@@ -575,6 +591,17 @@ std::vector<double> randomVector(Rng& g, int64_t k, double scale) {
   return v;
 }
 
+// log c_K(eta) of the LKJ density in long double with std::lgamma (the kernels use a
+// cancellation-free lbeta).
+LD lkjLogConstantLD(int64_t k, LD eta) {
+  LD v = 0;
+  for (int64_t i = 1; i < k; ++i) {
+    const LD m = static_cast<LD>(k - i), b = eta + (m - 1) / 2;
+    v -= (2 * eta - 2 + m) * m * std::log(LD(2)) + m * (2 * std::lgamma(b) - std::lgamma(2 * b));
+  }
+  return v;
+}
+
 void addMultivariate(std::vector<Entry>& t) {
   {
     Entry e;
@@ -646,11 +673,7 @@ void addMultivariate(std::vector<Entry>& t) {
     e.reference = [](const Point& p) {
       const auto k = static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(p[0].r.size()))));
       const LD eta = p[1].r[0];
-      LD v = 0;
-      for (int64_t i = 1; i < k; ++i) {
-        const LD m = static_cast<LD>(k - i), b = eta + (m - 1) / 2;
-        v -= (2 * eta - 2 + m) * m * std::log(LD(2)) + m * (2 * std::lgamma(b) - std::lgamma(2 * b));
-      }
+      LD v = lkjLogConstantLD(k, eta);
       for (int64_t d = 1; d < k; ++d)
         v += (static_cast<LD>(k - d - 1) + 2 * eta - 2) * std::log(LD(p[0].r[static_cast<std::size_t>(d + d * k)]));
       return std::vector<LD>{v};
@@ -677,6 +700,115 @@ void addMultivariate(std::vector<Entry>& t) {
                  {Rv({1.0, 0.6, 0.0, 0.8}), Rv({-1.0})},
                  {Rv({1.0, 1.0, 0.0, 0.0}), Rv({1.0})},
                  {Rv({1.0, 0.6, 0.8}), Rv({1.0})}};
+    t.push_back(e);
+  }
+  {
+    Entry e;
+    e.name = "lkj_corr";
+    e.kind = Kind::MultiDensity;
+    e.symbols = {"pvi_lkj_corr_lpdf", "pvi_lkj_corr_lpdf_grad"};
+    ArgSpec omega = real("Omega");
+    omega.fd = Fd::Symmetric;
+    ArgSpec eta = real("eta", Step::Rel);
+    eta.vectorisable = false;
+    e.args = {omega, eta};
+    e.value = [](const Point& p) {
+      return std::vector<double>{pvi_lkj_corr_lpdf(static_cast<int64_t>(p[0].r.size()), p[0].r.data(), p[1].r.data())};
+    };
+    e.grad = [](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
+      return pvi_lkj_corr_lpdf_grad(seed[0], static_cast<int64_t>(p[0].r.size()), p[0].r.data(), p[1].r.data(), g[0],
+                                    g[1]);
+    };
+    // The constant as in lkj_corr_cholesky's reference (std::lgamma in long double) plus
+    // (eta - 1) log det Omega by Eigen's LLT in long double; the constant itself is checked against
+    // Boost's beta density in matrix_densities_test.cpp.
+    e.reference = [](const Point& p) {
+      const auto k = static_cast<Eigen::Index>(std::llround(std::sqrt(static_cast<double>(p[0].r.size()))));
+      const LD eta = p[1].r[0];
+      LD v = lkjLogConstantLD(k, eta);
+      Eigen::LLT<MatLD> llt(toMat(p[0].r, k));
+      for (Eigen::Index i = 0; i < k; ++i) v += (eta - 1) * 2 * std::log(LD(llt.matrixL()(i, i)));
+      return std::vector<LD>{v};
+    };
+    e.random = [](Rng& g) {
+      const int64_t k = g.integer(1, 5);
+      std::vector<double> S = randomCovariance(g, k), R(S.size());
+      for (int64_t i = 0; i < k; ++i)  // scaled to a unit diagonal
+        for (int64_t j = 0; j < k; ++j)
+          R[static_cast<std::size_t>(i + j * k)] =
+              i == j ? 1.0
+                     : S[static_cast<std::size_t>(i + j * k)] /
+                           std::sqrt(S[static_cast<std::size_t>(i + i * k)] * S[static_cast<std::size_t>(j + j * k)]);
+      return Point{Rv(R), Rv({g.logUni(0.3, 10)})};
+    };
+    e.edges = {{Rv({1.0}), Rv({2.5})},
+               {Rv({1.0, 0.999, 0.999, 1.0}), Rv({1.0})},
+               {Rv({1.0, -0.3, -0.3, 1.0}), Rv({1e3})},
+               {Rv({1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0}), Rv({0.5})}};
+    e.outside = {{Rv({1.0, 0.6, 0.6, 1.0}), Rv({0.0})},    // eta = 0
+                 {Rv({1.0, 0.6, 0.6, 1.0}), Rv({-1.0})},   // eta < 0
+                 {Rv({1.0, 1.0, 1.0, 1.0}), Rv({1.0})},    // singular
+                 {Rv({1.0, 0.6, 0.2, 1.0}), Rv({1.0})},    // not symmetric
+                 {Rv({1.0, 0.6, 0.8}), Rv({1.0})}};        // not square
+    t.push_back(e);
+  }
+  for (const bool inverse : {false, true}) {
+    Entry e;
+    e.name = inverse ? "inv_wishart" : "wishart";
+    e.kind = Kind::MultiDensity;
+    e.symbols = inverse ? std::vector<std::string>{"pvi_inv_wishart_lpdf", "pvi_inv_wishart_lpdf_grad"}
+                        : std::vector<std::string>{"pvi_wishart_lpdf", "pvi_wishart_lpdf_grad"};
+    ArgSpec w = real("W"), s = real("S");
+    w.fd = s.fd = Fd::Symmetric;
+    ArgSpec nu = real("nu", Step::Rel);
+    nu.vectorisable = false;
+    e.args = {w, nu, s};
+    e.value = [inverse](const Point& p) {
+      const auto kk = static_cast<int64_t>(p[0].r.size());
+      return std::vector<double>{inverse ? pvi_inv_wishart_lpdf(kk, p[0].r.data(), p[1].r.data(), p[2].r.data())
+                                         : pvi_wishart_lpdf(kk, p[0].r.data(), p[1].r.data(), p[2].r.data())};
+    };
+    e.grad = [inverse](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
+      const auto kk = static_cast<int64_t>(p[0].r.size());
+      return inverse ? pvi_inv_wishart_lpdf_grad(seed[0], kk, p[0].r.data(), p[1].r.data(), p[2].r.data(), g[0], g[1],
+                                                 g[2])
+                     : pvi_wishart_lpdf_grad(seed[0], kk, p[0].r.data(), p[1].r.data(), p[2].r.data(), g[0], g[1],
+                                             g[2]);
+    };
+    // The densities (Gupta and Nagar, Matrix Variate Distributions, 3.2.1 and 3.4.1) in long
+    // double with Eigen's LLT and inverse; K = 1 is checked against Boost's gamma and inverse gamma
+    // densities in matrix_densities_test.cpp.
+    e.reference = [inverse](const Point& p) {
+      const auto k = static_cast<Eigen::Index>(std::llround(std::sqrt(static_cast<double>(p[0].r.size()))));
+      const LD n = p[1].r[0], kd = static_cast<LD>(k);
+      const MatLD W = toMat(p[0].r, k), S = toMat(p[2].r, k);
+      auto logDet = [k](const MatLD& A) {
+        Eigen::LLT<MatLD> llt(A);
+        LD v = 0;
+        for (Eigen::Index i = 0; i < k; ++i) v += 2 * std::log(LD(llt.matrixL()(i, i)));
+        return v;
+      };
+      LD multiGamma = kd * (kd - 1) / 4 * std::log(LD(M_PI));
+      for (Eigen::Index j = 1; j <= k; ++j) multiGamma += std::lgamma(n / 2 + LD(1 - j) / 2);
+      const LD v = inverse ? n / 2 * logDet(S) - n * kd / 2 * std::log(LD(2)) - multiGamma -
+                                 (n + kd + 1) / 2 * logDet(W) - (S * W.inverse()).trace() / 2
+                           : (n - kd - 1) / 2 * logDet(W) - (S.inverse() * W).trace() / 2 -
+                                 n * kd / 2 * std::log(LD(2)) - n / 2 * logDet(S) - multiGamma;
+      return std::vector<LD>{v};
+    };
+    e.random = [](Rng& g) {
+      const int64_t k = g.integer(1, 4);
+      return Point{Rv(randomCovariance(g, k)), Rv({static_cast<double>(k) - 1 + g.logUni(0.5, 10)}),
+                   Rv(randomCovariance(g, k))};
+    };
+    e.edges = {{Rv({2.0}), Rv({0.5}), Rv({1.0})},
+               {Rv({1e-3, 0.0, 0.0, 1e3}), Rv({5.0}), Rv({1.0, 0.0, 0.0, 1.0})},
+               {Rv({1.0, 0.99, 0.99, 1.0}), Rv({1.5}), Rv({2.0, -0.5, -0.5, 1.0})},
+               {Rv({1.0, 0.2, 0.2, 1.0}), Rv({1e4}), Rv({1e-4, 0.0, 0.0, 1e-4})}};
+    e.outside = {{Rv({1.0, 0.0, 0.0, 1.0}), Rv({1.0}), Rv({1.0, 0.0, 0.0, 1.0})},  // nu <= K - 1
+                 {Rv({1.0, 2.0, 2.0, 1.0}), Rv({3.0}), Rv({1.0, 0.0, 0.0, 1.0})},  // W indefinite
+                 {Rv({1.0, 0.0, 0.0, 1.0}), Rv({3.0}), Rv({1.0, 0.5, 0.1, 1.0})},  // S not symmetric
+                 {Rv({-1.0}), Rv({3.0}), Rv({1.0})}};                              // W negative
     t.push_back(e);
   }
   {

@@ -25,6 +25,7 @@
 #include <boost/math/distributions/gamma.hpp>
 #include <boost/math/distributions/inverse_gamma.hpp>
 #include <boost/math/distributions/weibull.hpp>
+#include <boost/math/distributions/laplace.hpp>
 #include <boost/math/distributions/logistic.hpp>
 #include <boost/math/distributions/lognormal.hpp>
 #include <boost/math/distributions/negative_binomial.hpp>
@@ -138,6 +139,8 @@ std::vector<Continuous> continuousCases() {
        [](double x) { return bm::cdf(bm::students_t(3.5), (x - 2.0) / 1.5); }},
       {"pvi_logistic_rng", wrap(pvi_logistic_rng), {0.5, 2.0},
        [](double x) { return bm::cdf(bm::logistic(0.5, 2.0), x); }},
+      {"pvi_double_exponential_rng", wrap(pvi_double_exponential_rng), {-1.0, 0.7},
+       [](double x) { return bm::cdf(bm::laplace(-1.0, 0.7), x); }},
       {"pvi_exponential_rng", wrap(pvi_exponential_rng), {2.5},
        [](double x) { return bm::cdf(bm::exponential(2.5), x); }},
       // Shape 3 and rate 2 (scale 1/2); a shape below 1 takes Boost's other algorithm.
@@ -332,6 +335,7 @@ TEST(RngDomain, AnArgumentOutsideTheDomainNamesItsElement) {
       {"pvi_cauchy_rng", wrap(pvi_cauchy_rng), {0, 1}, {loc, scale}},
       {"pvi_student_t_rng", wrap(pvi_student_t_rng), {3, 0, 1}, {scale, loc, scale}},
       {"pvi_logistic_rng", wrap(pvi_logistic_rng), {0, 1}, {loc, scale}},
+      {"pvi_double_exponential_rng", wrap(pvi_double_exponential_rng), {0, 1}, {loc, scale}},
       {"pvi_exponential_rng", wrap(pvi_exponential_rng), {1}, {scale}},
       {"pvi_gamma_rng", wrap(pvi_gamma_rng), {1, 1}, {scale, scale}},
       {"pvi_inv_gamma_rng", wrap(pvi_inv_gamma_rng), {1, 1}, {scale, scale}},

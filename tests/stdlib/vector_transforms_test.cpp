@@ -66,7 +66,9 @@ TEST_P(VectorTransform, MapsIntoItsSetAndInvertsExactly) {
         EXPECT_NEAR(total, 1.0, 1e-14 * static_cast<double>(k));
       } else {
         for (int64_t i = 1; i < k; ++i) EXPECT_GT(xv[i], xv[i - 1]);
-        if (std::string(GetParam().name) == "positive_ordered") EXPECT_GT(xv[0], 0.0);
+        if (std::string(GetParam().name) == "positive_ordered") {
+          EXPECT_GT(xv[0], 0.0);
+        }
       }
     }
     std::vector<double> back(u.size());

@@ -121,6 +121,29 @@ void pvi_tf_cholesky_factor_corr_grad(int64_t n, const double *u, const double *
                                       const double *g_out, double g_lj, double *g_u, double *g_kp);
 int64_t pvi_tf_cholesky_factor_corr_inv(int64_t n, const double *x, const double *kp, int64_t skp, double *u);
 
+/* cholesky_factor_cov[M, N], cov_matrix[K], corr_matrix[K], unit_vector[K] (matrix_transforms.cpp):
+ * n outputs, m matrices (vectors) of M N (K^2, K) elements from m N (N + 1) / 2 + (M - N) N
+ * (K (K + 1) / 2, K (K - 1) / 2, K) inputs; the inverses write n unconstrained values. */
+double pvi_tf_cholesky_factor_cov(int64_t n, const double *u, const double *mp, int64_t smp, const double *np,
+                                  int64_t snp, double *out);
+void pvi_tf_cholesky_factor_cov_grad(int64_t n, const double *u, const double *mp, int64_t smp, const double *np,
+                                     int64_t snp, const double *out, const double *g_out, double g_lj, double *g_u,
+                                     double *g_mp, double *g_np);
+int64_t pvi_tf_cholesky_factor_cov_inv(int64_t n, const double *x, const double *mp, int64_t smp, const double *np,
+                                       int64_t snp, double *u);
+double pvi_tf_cov_matrix(int64_t n, const double *u, const double *kp, int64_t skp, double *out);
+void pvi_tf_cov_matrix_grad(int64_t n, const double *u, const double *kp, int64_t skp, const double *out,
+                            const double *g_out, double g_lj, double *g_u, double *g_kp);
+int64_t pvi_tf_cov_matrix_inv(int64_t n, const double *x, const double *kp, int64_t skp, double *u);
+double pvi_tf_corr_matrix(int64_t n, const double *u, const double *kp, int64_t skp, double *out);
+void pvi_tf_corr_matrix_grad(int64_t n, const double *u, const double *kp, int64_t skp, const double *out,
+                             const double *g_out, double g_lj, double *g_u, double *g_kp);
+int64_t pvi_tf_corr_matrix_inv(int64_t n, const double *x, const double *kp, int64_t skp, double *u);
+double pvi_tf_unit_vector(int64_t n, const double *u, const double *kp, int64_t skp, double *out);
+void pvi_tf_unit_vector_grad(int64_t n, const double *u, const double *kp, int64_t skp, const double *out,
+                             const double *g_out, double g_lj, double *g_u, double *g_kp);
+int64_t pvi_tf_unit_vector_inv(int64_t n, const double *x, const double *kp, int64_t skp, double *u);
+
 /* Every kernel above, by name, for the JIT's symbol table; ends with {NULL, NULL}. */
 typedef struct pvi_arith_kernel_entry {
   const char *name;

@@ -18,4 +18,8 @@ extern "C" const pvi_arith_kernel_entry pvi_arith_kernel_table[] = {
     ENTRY(pvi_tf_ordered_grad), ENTRY(pvi_tf_positive_ordered), ENTRY(pvi_tf_positive_ordered_grad),
     ENTRY(pvi_tf_simplex_inv), ENTRY(pvi_tf_ordered_inv), ENTRY(pvi_tf_positive_ordered_inv),
     ENTRY(pvi_tf_cholesky_factor_corr), ENTRY(pvi_tf_cholesky_factor_corr_grad), ENTRY(pvi_tf_cholesky_factor_corr_inv),
+    ENTRY(pvi_tf_cholesky_factor_cov), ENTRY(pvi_tf_cholesky_factor_cov_grad), ENTRY(pvi_tf_cholesky_factor_cov_inv),
+    ENTRY(pvi_tf_cov_matrix), ENTRY(pvi_tf_cov_matrix_grad), ENTRY(pvi_tf_cov_matrix_inv),
+    ENTRY(pvi_tf_corr_matrix), ENTRY(pvi_tf_corr_matrix_grad), ENTRY(pvi_tf_corr_matrix_inv),
+    ENTRY(pvi_tf_unit_vector), ENTRY(pvi_tf_unit_vector_grad), ENTRY(pvi_tf_unit_vector_inv),
     {nullptr, nullptr}};

@@ -13,7 +13,7 @@
 // gives -inf; the rest of the constraint (lower triangular, unit rows) is the transform's business.
 #include <cmath>
 
-#include "stdlib/kernels/special.hpp"
+#include "stdlib/kernels/distributions/matrix_density_support.hpp"
 
 using namespace pvi::kern;
 
@@ -28,14 +28,8 @@ extern "C" double pvi_lkj_corr_cholesky_lpdf_grad(double adj, int64_t kk, const 
   for (int64_t i = 0; i < kk; ++i)
     if (!isFinite(L[i])) return -INFINITY;
   const double e = eta[0];
-  const double log2 = std::log(2.0);
-  double lp = 0.0, dEta = 0.0;
-  for (int64_t i = 1; i < k; ++i) {  // 1-based i = 1 .. K - 1 in the constant
-    const double m = static_cast<double>(k - i);
-    const double b = e + 0.5 * (m - 1.0);
-    lp -= (2.0 * e - 2.0 + m) * m * log2 + m * lbeta(b, b);
-    dEta -= m * (2.0 * log2 + 2.0 * digamma(b) - 2.0 * digamma(2.0 * b));
-  }
+  double dEta = 0.0;
+  double lp = lkjLogConstant(k, e, &dEta);
   for (int64_t d = 1; d < k; ++d) {  // 0-based diagonal index d: 1-based k = d + 1
     const double x = L[d + d * k];
     if (!(x > 0.0) || !isFinite(x)) return -INFINITY;

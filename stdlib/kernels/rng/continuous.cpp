@@ -83,6 +83,15 @@ extern "C" int64_t pvi_logistic_rng(pvi_rng* rng, int64_t n, const double* mu, i
   });
 }
 
+// Inverse of the Laplace cdf at a uniform on (-1/2, 1/2): -sign(v) log(1 - 2|v|).
+extern "C" int64_t pvi_double_exponential_rng(pvi_rng* rng, int64_t n, const double* mu, int64_t s_mu,
+                                              const double* sigma, int64_t s_sigma, double* out) {
+  return locationScale(rng, n, mu, s_mu, sigma, s_sigma, out, [](Engine& e) {
+    const double v = e.open01() - 0.5;
+    return v < 0.0 ? std::log1p(2.0 * v) : -std::log1p(-2.0 * v);
+  });
+}
+
 // beta is the rate.
 extern "C" int64_t pvi_exponential_rng(pvi_rng* rng, int64_t n, const double* beta, int64_t s_beta, double* out) {
   Engine e(rng);

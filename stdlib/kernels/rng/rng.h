@@ -37,6 +37,7 @@ int64_t pvi_lognormal_rng(pvi_rng *rng, int64_t n, PVI_RR(mu), PVI_RR(sigma), do
 int64_t pvi_cauchy_rng(pvi_rng *rng, int64_t n, PVI_RR(mu), PVI_RR(sigma), double *out);
 int64_t pvi_student_t_rng(pvi_rng *rng, int64_t n, PVI_RR(nu), PVI_RR(mu), PVI_RR(sigma), double *out);
 int64_t pvi_logistic_rng(pvi_rng *rng, int64_t n, PVI_RR(mu), PVI_RR(sigma), double *out);
+int64_t pvi_double_exponential_rng(pvi_rng *rng, int64_t n, PVI_RR(mu), PVI_RR(sigma), double *out);
 int64_t pvi_exponential_rng(pvi_rng *rng, int64_t n, PVI_RR(beta), double *out);
 int64_t pvi_gamma_rng(pvi_rng *rng, int64_t n, PVI_RR(alpha), PVI_RR(beta), double *out);
 int64_t pvi_inv_gamma_rng(pvi_rng *rng, int64_t n, PVI_RR(alpha), PVI_RR(beta), double *out);
