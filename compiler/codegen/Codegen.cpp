@@ -179,6 +179,11 @@ class Emitter {
   }
 
   // Leaves the function with NaN and `code` in *status when `failed` holds.
+  // The status of a failing index check of instruction i: naming its statement when it has one.
+  llvm::Value* indexStatus(const Inst& i) {
+    return i64(i.site >= 0 ? PVI_STATUS_INDEX_OUT_OF_RANGE_AT(i.site) : PVI_STATUS_INDEX_OUT_OF_RANGE);
+  }
+
   void failIf(llvm::Value* failed, llvm::Value* code) {
     auto* bad = llvm::BasicBlock::Create(ctx_, "fail", fn_);
     auto* ok = llvm::BasicBlock::Create(ctx_, "ok", fn_);
@@ -243,7 +248,7 @@ class Emitter {
         llvm::Value* len = intOf(base.type.dims[base.type.rank - 1]);
         llvm::Value* idx = intOf(i.operands[1]);
         llvm::Value* bad = b_.CreateOr(b_.CreateICmpSLT(idx, i64(1)), b_.CreateICmpSGT(idx, len));
-        failIf(bad, i64(PVI_STATUS_INDEX_OUT_OF_RANGE));
+        failIf(bad, indexStatus(i));
         if (i.type.elem == Elem::Int && i.type.rank == 0) {  // an int element is a value
           llvm::Value* from = base.op == Op::Data ? dataPointer(base) : ptrOf(i.operands[0]);
           llvm::Value* p = b_.CreateGEP(b_.getInt64Ty(), from, b_.CreateSub(idx, i64(1)));
@@ -535,7 +540,7 @@ class Emitter {
       args.push_back(from);
       args.push_back(ptrOf(dst));
       llvm::Value* st = call("pvi_subscript_store", b_.getInt64Ty(), args);
-      failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_INDEX_OUT_OF_RANGE));
+      failIf(b_.CreateICmpNE(st, i64(0)), indexStatus(i));
     } else if (intScalar) {
       b_.CreateStore(intOf(src), ptrOf(dst));
     } else {
@@ -949,7 +954,7 @@ class Emitter {
         llvm::Value *r = intOf(a.dims[0]), *c = intOf(a.dims[1]), *row = intOf(ops[1]);
         llvm::Value* bad = b_.CreateOr(b_.CreateICmpSLT(row, i64(1)), b_.CreateICmpSGT(row, r));
         if (!backward) {
-          failIf(bad, i64(PVI_STATUS_INDEX_OUT_OF_RANGE));
+          failIf(bad, indexStatus(i));
           call(op->value, vd, {r, c, row, ptrOf(ops[0]), out});
         } else {
           call(op->grad, vd, {r, c, row, gOut(), g(0)});
@@ -962,7 +967,7 @@ class Emitter {
           args.push_back(ptrOf(ops[0]));
           args.push_back(out);
           llvm::Value* st = call(op->value, b_.getInt64Ty(), args);
-          failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_INDEX_OUT_OF_RANGE));
+          failIf(b_.CreateICmpNE(st, i64(0)), indexStatus(i));
         } else {
           args.push_back(gOut());
           args.push_back(g(0));
@@ -976,7 +981,7 @@ class Emitter {
         if (!backward) {
           llvm::Value* len = count(at(ops[0]).type);
           llvm::Value* st = call(op->value, b_.getInt64Ty(), {n, idx, len, ptrOf(ops[0]), out});
-          failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_INDEX_OUT_OF_RANGE));
+          failIf(b_.CreateICmpNE(st, i64(0)), indexStatus(i));
         } else {
           call(op->grad, vd, {n, idx, gOut(), g(0)});
         }

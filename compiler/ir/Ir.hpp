@@ -97,6 +97,9 @@ struct Inst {
   Input input = Input::Z;         // Param
   std::string comment;            // source text or variable name, for dumps
   std::vector<std::string> texts; // Print: the strings among its arguments
+  // The statement it was lowered from (an index into LoweredModel::statements; -1 for none),
+  // which a failing index check names (PVI_STATUS_INDEX_OUT_OF_RANGE_AT).
+  int32_t site = -1;
   // Gradient functions: a density whose only use is `target +=` has adjoint 1, so its forward
   // call and its `target +=` are dropped and its Backward adds the value to target instead.
   bool fused = false;

@@ -103,6 +103,7 @@ ModelInfo describeModel(const LoweredModel& m, std::string_view source) {
   info.generatedShared = describeGenerated(m.generatedShared);
   info.generatedPartition = describeGenerated(m.generatedPartition);
   info.rngCalls = m.rngCalls;
+  info.statements = m.statements;
   return info;
 }
 

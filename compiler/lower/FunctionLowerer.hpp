@@ -52,6 +52,7 @@ class FunctionLowerer {
 
   // Lower.cpp -------------------------------------------------------------------------------
   ValueId add(ir::Inst i);
+  int32_t statementSite();
   ValueId constInt(int64_t v);
   ValueId constReal(double v);
   std::string boundTransform(const TypeSyntax& ts, std::vector<ValueId>& ops);
@@ -156,6 +157,7 @@ class FunctionLowerer {
   bool isPrior_;
   bool tape_ = false;  // set by run(): factor functions are differentiated
   Span span_;          // the statement being lowered, for diagnostics
+  bool eagerLogic_ = false;  // && and || evaluate both sides (in sizes; see shortCircuit)
   std::vector<int> depth_;  // loop and branch nesting of every instruction
   int nest_ = 0;
   struct Loop {

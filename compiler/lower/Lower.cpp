@@ -360,7 +360,18 @@ ValueId FunctionLowerer::add(Inst i) {
       if (!isStatic(i.type.dims[d]))
         throw Unsupported{span_, "a size that depends on a loop variable or on a value assigned in a loop or branch"};
   depth_.push_back(nest_);
+  if (i.site < 0) i.site = statementSite();
   return f_.add(std::move(i));
+}
+
+// The site of the statement being lowered: its index among the model's statement spans.
+int32_t FunctionLowerer::statementSite() {
+  if (span_.begin == 0 && span_.end == 0) return -1;
+  std::vector<Span>& spans = layout_.statementSpans;
+  for (size_t k = spans.size(); k-- > 0;)
+    if (spans[k].begin == span_.begin && spans[k].end == span_.end) return static_cast<int32_t>(k);
+  spans.push_back(span_);
+  return static_cast<int32_t>(spans.size() - 1);
 }
 
 ValueId FunctionLowerer::constInt(int64_t v) {
@@ -401,7 +412,12 @@ VType FunctionLowerer::typeOfDecl(const Symbol& s) {
   // (Generated outputs are checked in runGenerate, where their sizes come from their values.)
   const bool sizedBeforeEvaluation = s.kind != SymbolKind::ModelVar && s.kind != SymbolKind::GeneratedVar;
   auto intExpr = [&](const Expr& e) {
+    // A size is computed before the function runs (FunctionLowerer::isStatic): its && and || are
+    // evaluated in full, not under a branch.
+    const bool outer = eagerLogic_;
+    eagerLogic_ = true;
     ValueId v = this->intExpr(e);
+    eagerLogic_ = outer;
     if (sizedBeforeEvaluation && !fromIntDataScalars(v)) throw Unsupported{e.span, kSizeNotFromData};
     return v;
   };
@@ -431,9 +447,12 @@ VType FunctionLowerer::unconstrainedType(const Symbol& s, const VType& t) {
     if (c == VectorConstraint::CholeskyFactorCorr || c == VectorConstraint::CorrMatrix) {
       u.dims[0] = intArith("/", intArith("*", k, intArith("-", k, one)), two);
     } else {
-      const ValueId n = t.dims[1];  // M = k rows, N columns (N = K for cov_matrix)
-      const ValueId triangle = intArith("/", intArith("*", n, intArith("+", n, one)), two);
-      u.dims[0] = intArith("max", intArith("+", triangle, intArith("*", intArith("-", k, n), n)), constInt(0));
+      // M = k rows, N columns (N = K for cov_matrix): P (P + 1) / 2 + (M - P) N with P = min(M, N),
+      // the elements on and below the diagonal (M < N, which makes the density zero, included).
+      const ValueId n = t.dims[1];
+      const ValueId p = intArith("min", k, n);
+      const ValueId triangle = intArith("/", intArith("*", p, intArith("+", p, one)), two);
+      u.dims[0] = intArith("+", triangle, intArith("*", intArith("-", k, p), n));
     }
     for (int d = 1; d < ir::kMaxRank; ++d) u.dims[d] = d + 1 < ir::kMaxRank ? t.dims[d + 1] : ir::kNone;
     return u;
@@ -761,6 +780,11 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
     for (const lower::RngSite& r : rngSites) {
       const LineCol lc = diags.file().lineCol(r.span.begin);
       m.rngCalls.push_back(r.function + " at " + std::to_string(lc.line) + ":" + std::to_string(lc.col));
+    }
+    for (const Span& s : m.statementSpans) {
+      const LineCol lc = diags.file().lineCol(s.begin);
+      m.statements.push_back(std::to_string(lc.line) + ":" + std::to_string(lc.col) + ": " +
+                             lower::excerpt(diags.file().text(), s));
     }
   } catch (lower::Unsupported& u) {
     diags.error(u.span, "not supported by code generation yet: " + u.what);

@@ -32,6 +32,11 @@ struct LoweredModel {
   // The _rng calls of both generate functions ("normal_rng at 12:5"), by the index their Rng
   // instructions carry and a failing one reports (PVI_STATUS_RNG_DOMAIN).
   std::vector<std::string> rngCalls;
+  // The statements instructions come from ("12:5: y[n] ~ normal(mu, sigma)"), by the site they
+  // carry (ir::Inst::site). statementSpans holds their spans while lowering: each function's
+  // lowerer, which sees the model as its (const) layout, adds the statements it lowers.
+  std::vector<std::string> statements;
+  mutable std::vector<Span> statementSpans;
   DataSchema schema;  // with the size checks that sharedCheck / partitionCheck make (CheckSize)
   ModelInfo info;  // schema, parameters, generated quantities and source hash, for the runtime (name empty)
   std::string partitionName;

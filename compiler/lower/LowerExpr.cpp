@@ -150,7 +150,7 @@ ValueId FunctionLowerer::condition(const Expr& e) {
     for (const char* op : ops)
       if (e.text == op) return compare(op, {lower(*e.args[0]), lower(*e.args[1])});
     if (e.text == "&&" || e.text == "||") {
-      if (mayFail(*e.args[1])) return shortCircuit(e);
+      if (!eagerLogic_ && mayFail(*e.args[1])) return shortCircuit(e);
       return compare(e.text, {condition(*e.args[0]), condition(*e.args[1])});
     }
   }

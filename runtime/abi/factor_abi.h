@@ -24,6 +24,10 @@ typedef double (*pvi_factor_fn)(const double *z, const double *w, const double *
                                 int64_t *status);
 
 #define PVI_STATUS_INDEX_OUT_OF_RANGE (-1)
+/* An index out of range in the statement with that site: the model description's statements[site]
+ * (any function). */
+#define PVI_STATUS_INDEX_SITE_BASE (-1000)
+#define PVI_STATUS_INDEX_OUT_OF_RANGE_AT(site) (PVI_STATUS_INDEX_SITE_BASE - (int64_t)(site))
 
 /* Writes {dim z, dim w, dim theta} as implied by the data (w: of this partition). */
 typedef void (*pvi_dims_fn)(const void *const *shared, const void *const *partition, int64_t *out);

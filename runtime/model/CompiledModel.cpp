@@ -313,9 +313,17 @@ double CompiledModel::call(pvi_factor_fn fn, const double* z, const double* w, c
   if (status == PVI_STATUS_REJECT) return -std::numeric_limits<double>::infinity();  // zero density there
   if (status == PVI_STATUS_FATAL_ERROR)
     throw ModelEvaluationError("the model called fatal_error (its message is on standard error)");
-  if (status != 0)
-    throw ModelEvaluationError("an index is out of range in the model's data (status " + std::to_string(status) + ")");
+  if (status != 0) throw ModelEvaluationError(indexErrorText(status));  // the caller names the partition
   return v;
+}
+
+// "an index is out of range<where>, at 12:5: y[n] ~ normal(mu, sigma);" naming the statement, or
+// the status where it names none.
+std::string CompiledModel::indexErrorText(int64_t status, const std::string& where) const {
+  const int64_t site = PVI_STATUS_INDEX_SITE_BASE - status;
+  if (status <= PVI_STATUS_INDEX_SITE_BASE && static_cast<uint64_t>(site) < info_.statements.size())
+    return "an index is out of range" + where + ", at " + info_.statements[static_cast<size_t>(site)];
+  return "an index is out of range" + where + " (status " + std::to_string(status) + ")";
 }
 
 double CompiledModel::priorLogDensity(const double* z, const double* theta, double* gradZ, double* gradTheta) const {
@@ -433,7 +441,7 @@ std::vector<double> CompiledModel::runOutput(pvi_output_fn fn, size_t n, const d
   if (status == 0) return out;
   if (status == PVI_STATUS_VALUE_OUT_OF_BOUNDS)
     throw std::invalid_argument("a constrained value is outside its variable's bounds");
-  throw ModelEvaluationError("an index is out of range in the model's data (status " + std::to_string(status) + ")");
+  throw ModelEvaluationError(indexErrorText(status));
 }
 
 std::vector<double> CompiledModel::constrainGlobals(const double* z, const double* theta) const {
@@ -500,8 +508,7 @@ std::vector<double> CompiledModel::generate(pvi_generate_fn fn, pvi_dims_fn size
     throw ModelEvaluationError(what + ": arguments outside the distribution's domain (element " +
                                std::to_string(at(1) + 1) + " of its arguments) in the generated quantities" + where);
   }
-  throw ModelEvaluationError("an index is out of range in the generated quantities" + where + " (status " +
-                             std::to_string(status) + ")");
+  throw ModelEvaluationError(indexErrorText(status, " in the generated quantities" + where));
 }
 
 }  // namespace pvi

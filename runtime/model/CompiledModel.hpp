@@ -121,6 +121,7 @@ class CompiledModel : public FactorModel {
                      pvi_counts_fn counts, pvi_check_fn check, const std::string& where, size_t blockIndex) const;
   double call(pvi_factor_fn fn, const double* z, const double* w, const double* theta, const void* const* part,
               double* gz, double* gw, double* gtheta) const;
+  std::string indexErrorText(int64_t status, const std::string& where = "") const;
 
   pvi_model_code code_;
   ModelInfo info_;

@@ -29,6 +29,9 @@ struct ModelInfo {
   // The _rng calls of the generated quantities ("normal_rng at 12:5"), by the index a failing
   // one reports (PVI_STATUS_RNG_DOMAIN).
   std::vector<std::string> rngCalls;
+  // The statements a failing index check names ("12:5: y[n] ~ normal(mu, sigma)"), by the site
+  // its status carries (PVI_STATUS_INDEX_OUT_OF_RANGE_AT).
+  std::vector<std::string> statements;
 };
 
 // 64-bit FNV-1a (offset basis 0xcbf29ce484222325, prime 0x100000001b3) of `bytes`, continuing

@@ -148,6 +148,7 @@ std::string toJson(const ModelInfo& info) {
                       {"partition", c.partition}});
   j["size_checks"] = checks;
   j["rng_calls"] = info.rngCalls;
+  j["statements"] = info.statements;
   return j.dump();
 }
 
@@ -178,6 +179,7 @@ ModelInfo modelInfoFromJson(const std::string& text) {
                                    c.at("what").get<std::string>(), c.at("expr").get<std::string>(),
                                    c.at("at").get<std::string>(), c.at("partition").get<bool>()});
     if (j.contains("rng_calls")) info.rngCalls = j.at("rng_calls").get<std::vector<std::string>>();
+    if (j.contains("statements")) info.statements = j.at("statements").get<std::vector<std::string>>();
     return info;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("malformed model info: ") + e.what());

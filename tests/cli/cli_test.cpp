@@ -338,6 +338,26 @@ TEST(PvicRun, ANonFiniteModelNamesThePartition) {
   EXPECT_FALSE(fs::exists(dir.path / "fit.csv"));
 }
 
+// An index out of range at run time names the statement (line, column and text) and the partition.
+TEST(PvicRun, AnIndexOutOfRangeNamesTheStatementAndThePartition) {
+  TempDir dir;
+  const std::string ex = example("poisson_random_effect");
+  std::string model = slurp(ex + "/model.pvi");
+  const std::string likelihood = "  y ~ poisson_log(alpha + beta * x + u);";
+  const std::size_t at = model.find(likelihood);
+  ASSERT_NE(at, std::string::npos);
+  model.replace(at, likelihood.size(), "  for (n in 1:N) y[n] ~ poisson_log(alpha + beta * x[n + 1] + u);");
+  std::ofstream(dir.path / "model.pvi") << model;
+  const ProcessResult r = run(pvic() + " run " + (dir.path / "model.pvi").string() + " --partition-data " + ex +
+                              "/data_per_group.csv --progress never -o " + (dir.path / "fit.csv").string());
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_NE(r.err.find("an index is out of range, at 34:18: y[n] ~ poisson_log(alpha + beta * x[n + 1] + u);"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("partition '"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir.path / "fit.csv"));
+}
+
 TEST(PvicRun, ProgressLineOnRequest) {
   TempDir dir;
   std::string command = logisticRun(dir);

@@ -109,7 +109,7 @@ TEST(GeneratedStatements, LoopsBranchesAndAssignments) {
   expectAotBitIdentical(c, shared, {part}, rng, "generated");
 }
 
-TEST(GeneratedStatements, IndexOutOfRangeIsAStatus) {
+TEST(GeneratedStatements, IndexOutOfRangeIsAStatusNamingTheStatement) {
   Compiled c = compileModel(R"(
 data { int N; int j; }
 global { real mu; }
@@ -125,7 +125,11 @@ generated {
   double z = 0.5;
   int64_t status = 0;
   runOutput(c.jit->code().generate_shared, c.jit->code().generate_shared_size, shared, nullptr, &z, nullptr, &status);
-  EXPECT_EQ(status, PVI_STATUS_INDEX_OUT_OF_RANGE);
+  // The status names the statement: its site among the model's statements.
+  ASSERT_LE(status, PVI_STATUS_INDEX_SITE_BASE);
+  const auto site = static_cast<size_t>(PVI_STATUS_INDEX_SITE_BASE - status);
+  ASSERT_LT(site, c.lowered->statements.size());
+  EXPECT_EQ(c.lowered->statements[site], "7:18: v[n + j] = mu;");
 }
 
 }  // namespace

@@ -236,6 +236,11 @@ TEST(MatrixTransforms, InversesRefuseWhatIsNotInTheSet) {
   EXPECT_EQ(pvi_tf_cholesky_factor_cov_inv(5, upper, &three, 0, &two, 0, u), 4);
   const double zeroDiagonal[] = {1.0, 0.5, 0.2, 0.0, 0.0, 0.3};
   EXPECT_EQ(pvi_tf_cholesky_factor_cov_inv(5, zeroDiagonal, &three, 0, &two, 0, u), 5);
+  // cholesky_factor_cov[2, 3] (sizes from data, which the checker cannot refuse): no such factor,
+  // density zero; it reads only its 2 * 3 / 2 = 3 values.
+  const double twoByThree[] = {0.1, 0.2, 0.3};
+  double factor[6];
+  EXPECT_EQ(pvi_tf_cholesky_factor_cov(6, twoByThree, &two, 0, &three, 0, factor), -INFINITY);
   // unit_vector[3]: the second vector is not of unit length (its first element: index 3 + 1).
   const double vectors[] = {0.6, 0.0, 0.8, 0.6, 0.6, 0.6};
   EXPECT_EQ(pvi_tf_unit_vector_inv(6, vectors, &three, 0, u), 4);

@@ -13,6 +13,7 @@
 //   elements below the diagonal (as in lkj_corr_cholesky.cpp).
 // unit_vector[K]: x = y / |y|, K values; the "Jacobian" term -|y|^2 / 2 gives |y| a chi
 //   distribution with K degrees of freedom, so y is standard normal when x is uniform on the sphere.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -25,7 +26,11 @@ using namespace pvi::kern;
 namespace {
 
 int64_t sizeOf(const double* p) { return p[0] >= 1.0 ? static_cast<int64_t>(p[0]) : 0; }
-int64_t covFactorCount(int64_t rows, int64_t cols) { return cols * (cols + 1) / 2 + (rows - cols) * cols; }
+// Values on and below the diagonal: P (P + 1) / 2 + (rows - P) cols with P = min(rows, cols).
+int64_t covFactorCount(int64_t rows, int64_t cols) {
+  const int64_t p = std::min(rows, cols);
+  return p * (p + 1) / 2 + (rows - p) * cols;
+}
 
 // L (rows x cols) from y, row by row; returns the sum of the diagonal's y.
 double covFactorOne(int64_t rows, int64_t cols, const double* y, double* L) {
@@ -108,7 +113,8 @@ double pvi_tf_cholesky_factor_cov(int64_t n, const double* u, const double* mp, 
   double lj = 0.0;
   for (int64_t m = 0; m < n / (rows * cols); ++m)
     lj += covFactorOne(rows, cols, u + m * covFactorCount(rows, cols), out + m * rows * cols);
-  return lj;
+  // Fewer rows than columns (sizes from data; the checker refuses constant ones): no such factor.
+  return cols > rows ? -INFINITY : lj;
 }
 
 void pvi_tf_cholesky_factor_cov_grad(int64_t n, const double* u, const double* mp, int64_t, const double* np, int64_t,
