@@ -6,6 +6,7 @@
 //   LowerAssign.cpp  which variables each function needs, assignment, and the buffers of
 //                    variables assigned inside loops and branches
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -107,6 +108,8 @@ class FunctionLowerer {
   ValueId rng(const Expr& e);
   ValueId conditional(const Expr& e);
   ValueId shortCircuit(const Expr& e);
+  ValueId valueUnderBranch(const VType& t, ValueId cond, const std::function<ValueId()>& then,
+                           const std::function<ValueId()>& otherwise);
   static bool mayFail(const Expr& e);
   ValueId literal(const Expr& e);
   ValueId kernel(const std::string& name, VType t, std::vector<ValueId> ops);
@@ -158,6 +161,8 @@ class FunctionLowerer {
   bool tape_ = false;  // set by run(): factor functions are differentiated
   Span span_;          // the statement being lowered, for diagnostics
   bool eagerLogic_ = false;  // && and || evaluate both sides (in sizes; see shortCircuit)
+  Span siteSpan_;            // the statement whose site statementSite() found last, and that site
+  int32_t site_ = -1;
   std::vector<int> depth_;  // loop and branch nesting of every instruction
   int nest_ = 0;
   struct Loop {

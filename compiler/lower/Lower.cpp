@@ -364,14 +364,22 @@ ValueId FunctionLowerer::add(Inst i) {
   return f_.add(std::move(i));
 }
 
-// The site of the statement being lowered: its index among the model's statement spans.
+// The site of the statement being lowered: its index among the model's statement spans (looked up
+// once per statement, not per instruction).
 int32_t FunctionLowerer::statementSite() {
   if (span_.begin == 0 && span_.end == 0) return -1;
+  if (siteSpan_.begin == span_.begin && siteSpan_.end == span_.end) return site_;
   std::vector<Span>& spans = layout_.statementSpans;
-  for (size_t k = spans.size(); k-- > 0;)
-    if (spans[k].begin == span_.begin && spans[k].end == span_.end) return static_cast<int32_t>(k);
-  spans.push_back(span_);
-  return static_cast<int32_t>(spans.size() - 1);
+  size_t k = spans.size();
+  while (k-- > 0 && !(spans[k].begin == span_.begin && spans[k].end == span_.end)) {
+  }
+  if (k == static_cast<size_t>(-1)) {
+    spans.push_back(span_);
+    k = spans.size() - 1;
+  }
+  siteSpan_ = span_;
+  site_ = static_cast<int32_t>(k);
+  return site_;
 }
 
 ValueId FunctionLowerer::constInt(int64_t v) {

@@ -173,23 +173,34 @@ bool FunctionLowerer::mayFail(const Expr& e) {
 // never reads y[N + 1]): b goes under an if, its value through a one-element int Var.
 ValueId FunctionLowerer::shortCircuit(const Expr& e) {
   const bool isAnd = e.text == "&&";
-  ValueId result = newVar(intScalar(), ir::kNone);
-  ValueId begin = add(Inst{Op::IfBegin, intScalar(), {condition(*e.args[0])}});
+  auto right = [&] { return condition(*e.args[1]); };
+  auto decided = [&] { return constInt(isAnd ? 0 : 1); };
+  ValueId cond = condition(*e.args[0]);
+  return load(isAnd ? valueUnderBranch(intScalar(), cond, right, decided)
+                    : valueUnderBranch(intScalar(), cond, decided, right));
+}
+
+// A one-element Var of type t set to then() where cond holds and to otherwise() elsewhere, each
+// evaluated only under its branch.
+ValueId FunctionLowerer::valueUnderBranch(const VType& t, ValueId cond, const std::function<ValueId()>& then,
+                                          const std::function<ValueId()>& otherwise) {
+  ValueId result = newVar(t, ir::kNone);
+  ValueId begin = add(Inst{Op::IfBegin, intScalar(), {cond}});
   ++nest_;
   {
     Scope scope(*this);
-    store(Target{result, {}}, isAnd ? condition(*e.args[1]) : constInt(1));
+    store(Target{result, {}}, then());
   }
   --nest_;
   add(Inst{Op::Else, intScalar(), {begin}});
   ++nest_;
   {
     Scope scope(*this);
-    store(Target{result, {}}, isAnd ? constInt(0) : condition(*e.args[1]));
+    store(Target{result, {}}, otherwise());
   }
   --nest_;
   add(Inst{Op::IfEnd, intScalar(), {begin}});
-  return load(result);
+  return result;
 }
 
 // Broadcast shape of two operands: the container's type, or a scalar.
@@ -501,22 +512,8 @@ ValueId FunctionLowerer::conditional(const Expr& e) {
   auto branchValue = [&](const Expr& x) { return e.type.base == Base::Int ? lower(x) : realValue(x); };
   ValueId result;
   if (e.type.isScalar()) {
-    result = newVar(isInt ? intScalar() : realScalar(), ir::kNone);
-    ValueId begin = add(Inst{Op::IfBegin, intScalar(), {c}});
-    ++nest_;
-    {
-      Scope scope(*this);
-      store(Target{result, {}}, branchValue(*e.args[1]));
-    }
-    --nest_;
-    add(Inst{Op::Else, intScalar(), {begin}});
-    ++nest_;
-    {
-      Scope scope(*this);
-      store(Target{result, {}}, branchValue(*e.args[2]));
-    }
-    --nest_;
-    add(Inst{Op::IfEnd, intScalar(), {begin}});
+    result = valueUnderBranch(isInt ? intScalar() : realScalar(), c, [&] { return branchValue(*e.args[1]); },
+                              [&] { return branchValue(*e.args[2]); });
   } else {
     ValueId a = branchValue(*e.args[1]);
     ValueId b = branchValue(*e.args[2]);

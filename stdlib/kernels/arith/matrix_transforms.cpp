@@ -48,12 +48,15 @@ double covFactorOne(int64_t rows, int64_t cols, const double* y, double* L) {
   return lj;
 }
 
-// g_y += the adjoint of y, given the adjoint g_L of L and weight[i] * g_lj on each diagonal y_ii.
-void covFactorOneGrad(int64_t rows, int64_t cols, const double* y, const double* g_L, const double* diagWeight,
+// g_y += the adjoint of y, given the adjoint g_L of L and g_lj times the log-Jacobian's weight on
+// each diagonal y_ii: 1 for a cholesky_factor_cov, K - i + 1 (0-based i) for a cov_matrix.
+void covFactorOneGrad(int64_t rows, int64_t cols, const double* y, const double* g_L, bool covMatrixWeights,
                       double g_lj, double* g_y) {
   for (int64_t i = 0, v = 0; i < rows; ++i)
-    for (int64_t j = 0; j <= i && j < cols; ++j, ++v)
-      g_y[v] += j == i ? g_L[i + j * rows] * std::exp(y[v]) + diagWeight[i] * g_lj : g_L[i + j * rows];
+    for (int64_t j = 0; j <= i && j < cols; ++j, ++v) {
+      const double weight = covMatrixWeights ? static_cast<double>(rows - i + 1) : 1.0;
+      g_y[v] += j == i ? g_L[i + j * rows] * std::exp(y[v]) + weight * g_lj : g_L[i + j * rows];
+    }
 }
 
 // y from L: 0, or 1 + the index of the first element that is not that of such a factor (non-zero
@@ -121,10 +124,9 @@ void pvi_tf_cholesky_factor_cov_grad(int64_t n, const double* u, const double* m
                                      const double*, const double* g_out, double g_lj, double* g_u, double*, double*) {
   const int64_t rows = sizeOf(mp), cols = sizeOf(np);
   if (rows * cols == 0) return;
-  const std::vector<double> ones(static_cast<size_t>(rows), 1.0);
   for (int64_t m = 0; m < n / (rows * cols); ++m) {
     const int64_t per = covFactorCount(rows, cols);
-    covFactorOneGrad(rows, cols, u + m * per, g_out + m * rows * cols, ones.data(), g_lj, g_u + m * per);
+    covFactorOneGrad(rows, cols, u + m * per, g_out + m * rows * cols, false, g_lj, g_u + m * per);
   }
 }
 
@@ -160,13 +162,11 @@ void pvi_tf_cov_matrix_grad(int64_t n, const double* u, const double* kp, int64_
   Scratch buf(static_cast<size_t>(2 * k * k));
   double* L = buf.data();
   double* g_L = L + k * k;
-  std::vector<double> weight(static_cast<size_t>(k));
-  for (int64_t d = 0; d < k; ++d) weight[static_cast<size_t>(d)] = static_cast<double>(k - d + 1);
   for (int64_t m = 0; m < n / (k * k); ++m) {
     const double* y = u + m * covFactorCount(k, k);
     covFactorOne(k, k, y, L);
     selfOuterGrad(k, L, g_out + m * k * k, g_L);
-    covFactorOneGrad(k, k, y, g_L, weight.data(), g_lj, g_u + m * covFactorCount(k, k));
+    covFactorOneGrad(k, k, y, g_L, true, g_lj, g_u + m * covFactorCount(k, k));
   }
 }
 
