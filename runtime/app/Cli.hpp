@@ -33,7 +33,8 @@ struct FitCli {
   std::string schedule;         // parsed into fit.schedule (empty: auto)
   std::string family;           // parsed into fit.family (empty: auto)
   std::string locals;           // parsed into fit.locals (empty: auto)
-  std::string globals = "gaussian";  // fit.skewedGlobals
+  std::string globals;          // fit.skewedGlobals (empty: auto)
+  std::string innerProposal;    // fit.laplaceLocals (empty: auto)
   std::size_t roundBudget = 0;  // 0: none
   std::string progress = "auto";
   // NUTS (the rest of its options are in fit.sampling).

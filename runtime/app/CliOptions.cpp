@@ -37,8 +37,8 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
       ->check(CLI::IsMember(localsNames()));
   cmd.add_option("--globals", f.globals,
                  "sfvi: q(z) gaussian, or skewed (a sinh-arcsinh shape on each of its coordinates, for globals "
-                 "whose posterior is skewed, such as the sd of few groups)")
-      ->capture_default_str()
+                 "whose posterior is skewed, such as the sd of few groups; default: auto, skewed where the locals "
+                 "are drawn from their Laplace proposal)")
       ->check(CLI::IsMember({"gaussian", "skewed"}));
   cmd.add_option("--rounds", f.fit.rounds, "Most communication rounds (0: auto, 30)")->capture_default_str();
   cmd.add_option("--round-budget", f.roundBudget, "A hard cap on communication rounds, used by auto (0: none)")
@@ -86,6 +86,11 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
                  "sfvi, sfvi-avg: draws of each partition's locals per draw of the globals, importance-weighted (0: "
                  "auto, 8 where every partition has at most 8 locals, else 1; 1: the plain ELBO)")
       ->capture_default_str();
+  cmd.add_option("--inner-proposal", f.innerProposal,
+                 "sfvi, sfvi-avg: where those draws come from: q (q(w | z)), or laplace (at each draw of the globals, "
+                 "Newton's method finds the mode of the partition's locals and they are drawn from the Gaussian "
+                 "with its curvature; default: auto, laplace with more than one inner draw)")
+      ->check(CLI::IsMember({"q", "laplace"}));
   cmd.add_option(
          "--refine-samples", f.fit.refineSamples,
          "sfvi: when the ELBO stops rising, double the draws per step up to this many and go on; pvi: the draws per "

@@ -66,6 +66,8 @@ output::RunInfo runInfo(const LoadedModel& lm, const BoundModel& b, const FitCli
                  {"learning_rate", std::to_string(f.fit.learningRate)},
                  {"samples", std::to_string(f.fit.samples)},
                  {"inner_draws", std::to_string(r.choice.innerDraws)},
+                 {"inner_proposal", r.choice.laplaceLocals ? "laplace" : "q"},
+                 {"globals", r.choice.skewedGlobals ? "skewed" : "gaussian"},
                  {"draws", std::to_string(o.draws)},
                  {"resample", o.resample},
                  {"choice", r.choice.reason}};
@@ -119,7 +121,8 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     if (!fitCli.schedule.empty()) options.schedule = parseSchedule(fitCli.schedule);
     if (!fitCli.family.empty()) options.family = parseFamily(fitCli.family);
     if (!fitCli.locals.empty()) options.locals = parseLocals(fitCli.locals);
-    options.skewedGlobals = fitCli.globals == "skewed";
+    if (!fitCli.globals.empty()) options.skewedGlobals = fitCli.globals == "skewed";
+    if (!fitCli.innerProposal.empty()) options.laplaceLocals = fitCli.innerProposal == "laplace";
     if (fitCli.roundBudget > 0) options.roundBudget = fitCli.roundBudget;
     options.sampling.metric = parseMetric(fitCli.metric);
     options.sampling.adaptation = parseAdaptation(fitCli.adaptation);

@@ -10,6 +10,7 @@
 
 #include "runtime/families/Family.hpp"
 #include "runtime/families/SinhArcsinh.hpp"
+#include "runtime/estimation/LaplaceLocals.hpp"
 
 namespace pvi::estimation {
 namespace {
@@ -187,8 +188,44 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     r.array() /= sdz.array();
   }
 
+  const auto h = static_cast<Eigen::Index>(theta ? theta->size() : 0);
+  // f, or f at theta, or on the mini-batch: the one evaluation every draw goes through.
+  const auto evaluateF = [&](const double* zp, const double* wp, double* gzp, double* gwp, double* gtp) {
+    return theta ? f.evaluateAt(theta->data(), zp, wp, gzp, gwp, gtp)
+           : options.miniBatch ? f.evaluateMiniBatch(*options.miniBatch, zp, wp, gzp, gwp)
+                               : f.evaluate(zp, wp, gzp, gwp);
+  };
+  // Laplace-proposed locals: each z's K columns of w redrawn from its Laplace proposal, with the
+  // proposal's log density per column and, per z, grad_w f and diag H at q(w | z)'s mean.
+  const bool laplace = dw > 0 && options.laplaceLocals;
+  Eigen::VectorXd logProposal;
+  Eigen::MatrixXd startGrad, startCurv;
+  if (laplace) {
+    logProposal.resize(static_cast<Eigen::Index>(draws));
+    startGrad.resize(dw, static_cast<Eigen::Index>(n));
+    startCurv.resize(dw, static_cast<Eigen::Index>(n));
+    std::vector<double> scratchZ(static_cast<std::size_t>(d)), scratchT(static_cast<std::size_t>(h));
+    for (Eigen::Index i = 0; i < static_cast<Eigen::Index>(n); ++i) {
+      const Eigen::Index c0 = i * K;
+      Eigen::VectorXd start = qw.mean;
+      if (coupled) start.noalias() += qw.coupling * centred.col(c0);
+      const double* zp = z.col(c0).data();
+      const LaplaceProposal p = laplaceProposal(
+          [&](const double* wp, double* gwp) {
+            return evaluateF(zp, wp, scratchZ.data(), gwp, h > 0 ? scratchT.data() : nullptr);
+          },
+          start, sdz.col(c0));
+      startGrad.col(i) = p.startGradient;
+      startCurv.col(i) = p.startCurvature;
+      for (Eigen::Index k = 0; k < K; ++k) {
+        w.col(c0 + k) = laplaceDraw(p, xi.col(c0 + k));
+        logProposal[c0 + k] = laplaceLogDensity(p, xi.col(c0 + k));
+      }
+    }
+  }
+
   out.samples = n;
-  const bool weighted = K > 1;
+  const bool weighted = K > 1 || laplace;
   // Per draw, with importance-weighted locals: grad_z f, the total derivative along (z, w(z)), grad_theta f.
   Eigen::MatrixXd drawGz, drawTotal, drawGt;
   if (weighted) {
@@ -198,7 +235,6 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   }
   out.gradZ = Eigen::VectorXd::Zero(d);
   out.crossZ = FamilyTraits<Family>::zeroCurvature(d);
-  const auto h = static_cast<Eigen::Index>(theta ? theta->size() : 0);
   if (theta) out.gradTheta = Eigen::VectorXd::Zero(h);
   Eigen::VectorXd gt(h);
   if (options.keepDrawCross && !weighted) out.drawCross.resize(d, static_cast<Eigen::Index>(n));
@@ -214,9 +250,7 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     gw.setZero();
     double* gwp = dw > 0 ? gw.data() : nullptr;
     gt.setZero();
-    const double v = theta ? f.evaluateAt(theta->data(), zp, wp, gz.data(), gwp, h > 0 ? gt.data() : nullptr)
-                     : options.miniBatch ? f.evaluateMiniBatch(*options.miniBatch, zp, wp, gz.data(), gwp)
-                                         : f.evaluate(zp, wp, gz.data(), gwp);
+    const double v = evaluateF(zp, wp, gz.data(), gwp, h > 0 ? gt.data() : nullptr);
     if (!std::isfinite(v) || !gz.allFinite() || !gw.allFinite() || !gt.allFinite())
       throw std::runtime_error(notFiniteMessage(v, gz, gw, gt));
     sum += v;
@@ -227,7 +261,7 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
       if (theta) drawGt.col(col) = gt;
     }
     if (theta && !weighted) out.gradTheta += gt;
-    if (coupled) {
+    if (coupled && !laplace) {
       // d/dm: gz + d(-log q(w | z))/dz = gz - C^T r + G^T (1 - noise .* r);
       // d/dL: (gz + (C + diag(noise) G)^T (gw + r)) eps^T = (gz + C^T gw + G^T (1 + noise .* gw)) eps^T.
       gradM = gz;
@@ -262,7 +296,9 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     Eigen::VectorXd l = out.drawValues + sdz.array().log().colwise().sum().transpose().matrix() +
                         0.5 * xi.array().square().colwise().sum().transpose().matrix();
     l.array() += 0.5 * static_cast<double>(dw) * std::log(2.0 * std::numbers::pi);
-    if (shaped)
+    if (laplace)
+      l = out.drawValues - logProposal;
+    else if (shaped)
       for (Eigen::Index j = 0; j < xi.cols(); ++j)
         for (Eigen::Index k = 0; k < dw; ++k) l[j] += sinh_arcsinh::logDerivative(xi(k, j), qw.skew[k], qw.tail[k]);
     Eigen::VectorXd a(l.size()), values(static_cast<Eigen::Index>(n));
@@ -289,7 +325,7 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     }
     out.crossZ /= nd;
     // The doubly reparameterised gradient over q(w | z): Gw weighted by K a^2, averaged over all n K draws.
-    gradW.array().rowwise() *= (static_cast<double>(K) * a.array().square()).transpose();
+    if (!laplace) gradW.array().rowwise() *= (static_cast<double>(K) * a.array().square()).transpose();
   } else {
     out.value = sum / nd;
     out.valueVariance = n > 1 ? std::max(0.0, (sumSq - sum * sum / nd) / (nd - 1.0)) : 0.0;
@@ -304,7 +340,21 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     out.epsOuter = outerEps.array().square().rowwise().mean().matrix();
   out.hessZ = steinHessian(root, centredCross<Family>(out.crossZ, out.gradZ, out.epsMean, n));
   const double nl = static_cast<double>(draws);  // the locals' means run over every (z, w) pair
-  if (dw > 0) {
+  if (laplace) {
+    // The second-order expansion's gradient (see the header); the other parameters stay.
+    out.local.mean = startGrad.rowwise().mean();
+    Eigen::MatrixXd curv = startCurv;
+    for (Eigen::Index i = 0; i < curv.size(); ++i)
+      if (!std::isfinite(curv.data()[i])) curv.data()[i] = 0.0;
+    out.local.sd = (curv.rowwise().mean().cwiseProduct(qw.sd) + qw.sd.cwiseInverse());
+    if (coupled) out.local.coupling = timesRootTransposed(startGrad * outerEps.transpose() / nd, root);
+    if (scaled) out.local.scaleCoupling = Eigen::MatrixXd::Zero(qw.scaleCoupling.rows(), qw.scaleCoupling.cols());
+    if (shaped) {
+      out.local.skew = Eigen::VectorXd::Zero(dw);
+      out.local.logTail = Eigen::VectorXd::Zero(dw);
+    }
+    if (correlated) out.local.unitLower = Eigen::MatrixXd::Zero(dw, dw);
+  } else if (dw > 0) {
     out.local.mean = gradW.rowwise().mean();
     out.local.sd = (gradW.array() * noise.array()).rowwise().mean().matrix().cwiseQuotient(qw.sd);
     if (coupled) out.local.coupling = timesRootTransposed(gradW * eps.transpose() / nl, root);

@@ -45,6 +45,17 @@
 //   gradTheta = mean_i sum_k a_ik grad_theta f_ik.
 // gradW and hessW are not estimated. K = 1 gives the formulas above exactly.
 //
+// Laplace-proposed locals (laplaceLocals): for each draw z_i, Newton's method from q(w | z_i)'s
+// mean finds the mode of f(z_i, .), and the K locals are drawn from N(mode, (-H)^-1) instead of
+// q(w | z_i), with l_ik = f - log N(w_ik; mode, (-H)^-1). F(z_i) is the same kind of bound, much
+// tighter where q(w | z) cannot follow p(w | z, y). The proposal moves with z, so gradZ and crossZ
+// use Fisher's identity, grad_z log p(y | z) = E_{p(w | z, y)}[grad_z f(z, w)], estimated by the
+// self-normalised weights: gradZ = mean_i sum_k a_ik g_ik and crossZ = mean_i (sum_k a_ik g_ik)
+// eps_i^T (consistent as K grows, as is the bound). q(w | z) is then only Newton's start: it is
+// fitted to the second-order expansion of f about its mean, E[f] ~ f(mu) + tr(H Sigma_w) / 2, whose
+// gradient is grad_w f(mu(z_i)) over the mean (and the coupling, with eps_i^T L^T) and
+// H_kk s_k + 1 / s_k over the sd; the rest of its parameters get no gradient.
+//
 // Sticking the landing (Roeder, Wu and Duvenaud 2017) drops the score term of log q, which has
 // mean zero; where q is exact, every per-draw gradient is zero, so the noise vanishes as the fit
 // converges. All expectations are unbiased; hessZ uses gradients only (no second derivatives).
@@ -118,6 +129,9 @@ struct EstimationOptions {
   // K > 1: the importance-weighted term of each draw of z (see below); xi is then dim(w) x (n K),
   // K columns per draw of z. Ignored without locals.
   std::size_t innerDraws = 1;
+  // Draw each z's K locals from the Laplace proposal at that z (LaplaceLocals.hpp) instead of from
+  // q(w | z): see "Laplace-proposed locals" above. Ignored without locals.
+  bool laplaceLocals = false;
 };
 
 // Throws std::invalid_argument on dimension mismatches and std::runtime_error when f or a

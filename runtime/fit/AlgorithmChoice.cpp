@@ -53,6 +53,12 @@ constexpr std::uint64_t kCouplingMaxNumbers = std::uint64_t{1} << 20;
 // sd 0.65-0.81 of Stan's with K = 1, 0.86-0.93 with 8; docs/fitting.md). With hundreds of locals
 // per partition the log weights' variance grows with their number, so K draws barely tighten
 // the bound and cost K times the evaluations (Six Cities, 300 children per silo: 13 s, 120 s).
+// Those draws come from each z's Laplace proposal (estimation/LaplaceLocals.hpp: Newton's mode
+// and curvature of p(w_j | z, y_j), a few gradient evaluations per draw with so few locals), and
+// q(z) is skewed: the bound is then close to log p(y_j | z) even where q(w_j | z), linear in z,
+// misses the shrinking slopes, and q(z) can follow a scale's long left tail. Random slope per
+// district, seeds 1-3: tau_urban +0.15 to +0.22 sd with q's draws and a Gaussian q(z); +0.11 to
+// +0.14 with a skewed q(z) alone; +0.02 to +0.04 with both (docs/fitting.md).
 constexpr std::size_t kInnerDrawsMaxLocalDim = 8;
 constexpr std::size_t kAutoInnerDraws = 8;
 
@@ -211,7 +217,7 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o) {
 }
 
 AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, const MemoryLimit& memory) {
-  if (o.skewedGlobals && o.algorithm != Algorithm::Sfvi && o.algorithm != Algorithm::Auto)
+  if (o.skewedGlobals.value_or(false) && o.algorithm != Algorithm::Sfvi && o.algorithm != Algorithm::Auto)
     throw FitConfigurationError("--globals skewed is for sfvi (a skewed q(z) has no natural parameters to pass as " +
                                 std::string(algorithmName(o.algorithm)) + " factors); drop it or use --algorithm sfvi");
   if (o.innerDraws > 1 && o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Sfvi &&
@@ -219,6 +225,11 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
     throw FitConfigurationError(std::string("--inner-draws is for sfvi and sfvi-avg (") +
                                 algorithmName(o.algorithm) +
                                 " does not fit q(w | z) to an importance-weighted bound); drop it or use --algorithm sfvi");
+  if (o.laplaceLocals.value_or(false) && o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Sfvi &&
+      o.algorithm != Algorithm::SfviAvg)
+    throw FitConfigurationError(std::string("--inner-proposal laplace is for sfvi and sfvi-avg (") +
+                                algorithmName(o.algorithm) +
+                                " does not weigh draws of the locals); drop it or use --algorithm sfvi");
   if (o.algorithm == Algorithm::Nuts) return chooseNuts(shape, o, memory);
   if (isEp(o.algorithm)) return chooseEp(shape, o, memory, false);
   if (o.algorithm != Algorithm::Auto && o.algorithm != Algorithm::Pvi && o.algorithm != Algorithm::Sfvi &&
@@ -274,16 +285,17 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
              : c.refineSamples > 0 && c.algorithm == Algorithm::Sfvi ? kSfviRefinedRounds
                                                                      : kDefaultRounds;
   if (o.roundBudget) c.rounds = std::min(c.rounds, *o.roundBudget);
-  if (o.skewedGlobals && c.algorithm != Algorithm::Sfvi)
-    throw FitConfigurationError(std::string("--globals skewed is for sfvi; auto picked ") +
-                                algorithmName(c.algorithm) + " for this model: add --algorithm sfvi");
-  c.skewedGlobals = o.skewedGlobals;
   // Auto picks sfvi (or sfvi-avg) whenever there are locals; without them there is nothing to weigh.
   const bool sfviFamily = c.algorithm == Algorithm::Sfvi || c.algorithm == Algorithm::SfviAvg;
   c.innerDraws = !sfviFamily || shape.localDim == 0                ? 1
                  : o.innerDraws != 0                               ? o.innerDraws
                  : shape.maxLocalDim <= kInnerDrawsMaxLocalDim ? kAutoInnerDraws
                                                                : 1;
+  c.laplaceLocals = sfviFamily && shape.localDim > 0 && o.laplaceLocals.value_or(c.innerDraws > 1);
+  if (o.skewedGlobals.value_or(false) && c.algorithm != Algorithm::Sfvi)
+    throw FitConfigurationError(std::string("--globals skewed is for sfvi; auto picked ") +
+                                algorithmName(c.algorithm) + " for this model: add --algorithm sfvi");
+  c.skewedGlobals = o.skewedGlobals ? *o.skewedGlobals : c.algorithm == Algorithm::Sfvi && c.laplaceLocals;
 
   std::ostringstream why;
   if (c.algorithm == Algorithm::Sfvi || c.algorithm == Algorithm::SfviAvg) {
@@ -303,6 +315,7 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
         why << " (coupling it to z would take " << groupedNumber(shape.maxLocalDim) << " x "
             << groupedNumber(shape.globalDim) << " numbers per partition)";
       if (c.innerDraws > 1) why << " with " << c.innerDraws << " importance-weighted draws per z";
+      if (c.laplaceLocals) why << (c.innerDraws > 1 ? " from" : " with draws from") << " each z's Laplace proposal";
       why << ", ";
     }
     why << partitionsText(shape) << " as silos, up to " << c.rounds << " rounds of " << o.iterationsPerRound

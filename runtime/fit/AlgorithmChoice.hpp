@@ -28,6 +28,7 @@ struct AlgorithmChoice {
   LocalsKind locals = LocalsKind::Structured;  // of q(w_j | z), for models with local latents
   bool skewedGlobals = false;                  // sfvi: q(z) with a sinh-arcsinh shape per coordinate
   std::size_t innerDraws = 1;                  // sfvi, sfvi-avg: importance-weighted draws of w_j per z
+  bool laplaceLocals = false;                  // sfvi, sfvi-avg: ... drawn from each z's Laplace proposal
   std::size_t rounds = 0;
   double damping = 1.0;
   // EP, EP-eta, EP-mu: the step (alpha or eps) and the tilted draws per site update, resolved.

@@ -100,7 +100,7 @@ struct FitOptions {
   std::optional<ScheduleKind> schedule;    // empty: auto
   std::optional<FamilyKind> family;        // empty: auto
   std::optional<LocalsKind> locals;        // empty: auto (AlgorithmChoice.hpp)
-  bool skewedGlobals = false;              // sfvi: a skewed q(z) (families/GlobalShape.hpp)
+  std::optional<bool> skewedGlobals;       // sfvi: a skewed q(z) (families/GlobalShape.hpp); empty: auto
   std::size_t rounds = 0;                  // the most communication rounds; 0: auto
   std::optional<std::size_t> roundBudget;  // a hard cap the user gives (auto takes it into account)
   double damping = 0.0;                    // rho in (0, 1]; 0: auto
@@ -123,6 +123,9 @@ struct FitOptions {
   // sfvi, sfvi-avg: draws of each partition's locals per draw of z, importance-weighted (Sfvi.hpp,
   // innerDraws); 1: the plain ELBO; 0: auto (AlgorithmChoice.cpp).
   std::size_t innerDraws = 0;
+  // sfvi, sfvi-avg: draw those locals from each z's Laplace proposal instead of q(w | z)
+  // (estimation/LaplaceLocals.hpp); empty: auto (AlgorithmChoice.cpp).
+  std::optional<bool> laplaceLocals;
   // sfvi: when the ELBO stops rising with fewer draws per iteration than this, double them and go
   // on (Sfvi.hpp, refineSamples); pvi: the clients' draws per step instead of `samples`. 0: auto
   // (AlgorithmChoice.cpp), 16 x samples with more than 64 locals in a partition, else off; at

@@ -37,6 +37,7 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   so.initialSd = o.initialSd;
   so.samples = o.samples;
   so.innerDraws = choice.innerDraws;
+  so.laplaceLocals = choice.laplaceLocals;
   so.refineSamples = choice.refineSamples;
   so.seed = o.seed;
   // One draw of z serves every silo (each evaluates its term there), so a draw costs one pass over
@@ -82,6 +83,7 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   GaussianPosterior posterior = gaussianPosterior(r.q, r.locals);
   posterior.shape = r.globalShape;
   posterior.innerDraws = so.innerDraws;
+  posterior.laplaceLocals = so.laplaceLocals;
   result.posterior = std::move(posterior);
   result.counters = r.counters;
   result.events = r.events;

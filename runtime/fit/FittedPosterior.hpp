@@ -46,6 +46,8 @@ struct GaussianPosterior {
   // --inner-draws), and are drawn so: K of q(w_j | z), one of them chosen by its weight
   // (PosteriorDraws.hpp). LocalPosterior's moments are still q(w_j | z)'s.
   std::size_t innerDraws = 1;
+  // The K draws come from each z's Laplace proposal instead (sfvi's --inner-proposal laplace).
+  bool laplaceLocals = false;
 
   bool diagonal() const { return covariance.size() == 0; }
   double variance(Eigen::Index i) const { return diagonal() ? variances[i] : covariance(i, i); }

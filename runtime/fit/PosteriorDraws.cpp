@@ -2,14 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <memory>
+#include <thread>
 #include <limits>
 #include <numeric>
 #include <random>
 
+#include "runtime/estimation/LaplaceLocals.hpp"
 #include "runtime/estimation/LocalLikelihood.hpp"
 #include "runtime/families/Gaussian.hpp"
 #include "runtime/families/GaussianCalculus.hpp"
 #include "runtime/model/JointDensity.hpp"
+#include "runtime/support/ThreadPool.hpp"
 #include "stdlib/kernels/rng/rng.h"
 
 namespace pvi {
@@ -36,26 +41,76 @@ void consider(Largest& largest, const VariableLayout& layout, const std::vector<
   }
 }
 
+// fn(begin, end) over n columns in contiguous chunks, on `pool` when there is one.
+void forEachColumn(support::ThreadPool* pool, Eigen::Index n,
+                   const std::function<void(Eigen::Index, Eigen::Index)>& fn) {
+  const Eigen::Index chunks = pool ? std::min<Eigen::Index>(n, 8 * static_cast<Eigen::Index>(pool->size())) : 1;
+  if (chunks <= 1) return fn(0, n);
+  support::forEachIndex(pool, static_cast<std::size_t>(chunks), [&](std::size_t c) {
+    const auto i = static_cast<Eigen::Index>(c);
+    fn(n * i / chunks, n * (i + 1) / chunks);
+  });
+}
+
 // Importance-weighted locals: W (one draw of q(w_j | z) per column of Z) becomes one of K such
 // draws, chosen with probability proportional to exp(l), l = f_j(z, w) - log q(w | z), by a
 // weighted reservoir (the k-th replaces the choice with probability exp(l_k) / sum_{k' <= k}
 // exp(l_k')). Returns f_j(z, w) - log mean_k exp(l_k) per column: log_g__'s part for partition j.
+// With `laplace`, the K draws come from each column's Laplace proposal (estimation/LaplaceLocals.hpp,
+// Newton started at q(w | z)'s mean), and l uses its log density instead of q's.
+// The columns' evaluations run on `pool` (null: this thread); the random numbers are drawn in the
+// same order either way, so the draws do not depend on the threads.
 Eigen::VectorXd chooseAmongInnerDraws(const CompiledModel& model, std::size_t j, const std::vector<double>& theta,
                                       const ConditionalGaussian& qw, const Eigen::MatrixXd& Z, std::size_t K,
-                                      Eigen::MatrixXd& W, std::mt19937_64& rng) {
+                                      bool laplace, Eigen::MatrixXd& W, std::mt19937_64& rng,
+                                      support::ThreadPool* pool) {
   const std::vector<double> th =
       theta.size() == model.hyperDim() ? theta : std::vector<double>(model.hyperDim(), 0.0);
   const estimation::PartitionLikelihood f(model, j, th);
   const Eigen::Index n = Z.cols();
   Eigen::VectorXd chosen(n), logSum(n);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  // Laplace-proposed locals: each column's proposal (LaplaceLocals.hpp), started at q(w | z)'s mean.
+  std::vector<estimation::LaplaceProposal> proposals;
+  if (laplace) {
+    proposals.resize(static_cast<std::size_t>(n));
+    const Eigen::MatrixXd start = conditionalDraws(qw, Z, Eigen::MatrixXd::Zero(qw.dim(), n));
+    forEachColumn(pool, n, [&](Eigen::Index begin, Eigen::Index end) {
+      std::vector<double> gz(model.globalDim());
+      for (Eigen::Index col = begin; col < end; ++col) {
+        const double* zp = Z.col(col).data();
+        proposals[static_cast<std::size_t>(col)] = estimation::laplaceProposal(
+            [&](const double* wp, double* gwp) { return f.evaluate(zp, wp, gz.data(), gwp); }, start.col(col),
+            qw.sd);
+      }
+    });
+  }
+  Eigen::VectorXd values(n);
   for (std::size_t k = 0; k < K; ++k) {
-    const Eigen::MatrixXd Wk = k == 0 ? W : conditionalDraws(qw, Z, standardNormals(qw.dim(), n, rng));
-    const Eigen::VectorXd logQ = conditionalLogDensity(qw, Z, Wk);
+    Eigen::MatrixXd Wk;
+    Eigen::VectorXd logQ;
+    if (laplace) {
+      const Eigen::MatrixXd xi = standardNormals(qw.dim(), n, rng);
+      Wk.resize(qw.dim(), n);
+      logQ.resize(n);
+      for (Eigen::Index col = 0; col < n; ++col) {
+        const auto& p = proposals[static_cast<std::size_t>(col)];
+        Wk.col(col) = estimation::laplaceDraw(p, xi.col(col));
+        logQ[col] = estimation::laplaceLogDensity(p, xi.col(col));
+      }
+    } else {
+      Wk = k == 0 ? W : conditionalDraws(qw, Z, standardNormals(qw.dim(), n, rng));
+      logQ = conditionalLogDensity(qw, Z, Wk);
+    }
+    forEachColumn(pool, n, [&](Eigen::Index begin, Eigen::Index end) {
+      for (Eigen::Index col = begin; col < end; ++col)
+        values[col] = f.evaluate(Z.col(col).data(), Wk.col(col).data(), nullptr, nullptr);
+    });
     for (Eigen::Index col = 0; col < n; ++col) {
-      const double fk = f.evaluate(Z.col(col).data(), Wk.col(col).data(), nullptr, nullptr);
+      const double fk = values[col];
       const double l = fk - logQ[col];
       if (k == 0) {
+        if (laplace) W.col(col) = Wk.col(col);
         chosen[col] = fk;
         logSum[col] = l;
         continue;
@@ -156,6 +211,11 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     if (more && !memoryLimit().exceededBy(*more + draws * perDraw))
       candidates = n * static_cast<Eigen::Index>(resample.candidatesPerDraw);
   }
+  // The candidates' evaluations (inner draws, log p) run on every core; the random streams do not
+  // depend on it.
+  const unsigned cores = std::thread::hardware_concurrency();
+  std::unique_ptr<support::ThreadPool> pool =
+      cores > 1 && candidates >= 256 ? std::make_unique<support::ThreadPool>(cores) : nullptr;
   Eigen::MatrixXd Z;
   std::vector<Eigen::MatrixXd> W(M);
   Eigen::VectorXd logG;  // log q of each draw (NaN for a sampler's draws: there is no q)
@@ -185,8 +245,9 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
       if (qw.dim() == 0) continue;
       // w_j given the same z as the globals: joint draws, and log q(z) + log q(w_j | z).
       W[j] = conditionalDraws(qw, Z, standardNormals(qw.dim(), candidates, rng));
-      if (g.innerDraws > 1)
-        logG += chooseAmongInnerDraws(model, j, fit.theta, qw, Z, g.innerDraws, W[j], rng);
+      if (g.innerDraws > 1 || g.laplaceLocals)
+        logG +=
+            chooseAmongInnerDraws(model, j, fit.theta, qw, Z, g.innerDraws, g.laplaceLocals, W[j], rng, pool.get());
       else
         logG += conditionalLogDensity(qw, Z, W[j]);
     }
@@ -206,17 +267,18 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
   const bool sampledTheta = fit.posterior.isSampled() && fit.posterior.sampled().hyperDim > 0;
   const JointDensity joint = sampledTheta ? JointDensity(model, JointDensity::HyperParameters::Sampled)
                                           : JointDensity(model, JointDensity::HyperParameters::Fixed, fit.theta);
-  // The joint point x of column `col`.
+  // The joint point of column `col`, into `x` (or the given vector).
   Eigen::VectorXd x(static_cast<Eigen::Index>(joint.dim()));
-  const auto jointPoint = [&](Eigen::Index col) {
-    x.head(Z.rows()) = Z.col(col);
+  const auto jointPointInto = [&](Eigen::Index col, Eigen::VectorXd& into) {
+    into.head(Z.rows()) = Z.col(col);
     for (std::size_t j = 0; j < M; ++j)
-      if (W[j].size()) x.segment(static_cast<Eigen::Index>(joint.localOffset(j)), W[j].rows()) = W[j].col(col);
+      if (W[j].size()) into.segment(static_cast<Eigen::Index>(joint.localOffset(j)), W[j].rows()) = W[j].col(col);
     if (sampledTheta) {
       const auto h = static_cast<Eigen::Index>(model.hyperDim());
-      x.tail(h) = fit.posterior.sampled().draws.row(col).segment(static_cast<Eigen::Index>(joint.hyperOffset()), h);
+      into.tail(h) = fit.posterior.sampled().draws.row(col).segment(static_cast<Eigen::Index>(joint.hyperOffset()), h);
     }
   };
+  const auto jointPoint = [&](Eigen::Index col) { jointPointInto(col, x); };
   // log p of every column: a sampler already evaluated it at each of its draws (lp__).
   Eigen::VectorXd logP(candidates);
   if (fit.posterior.isSampled() && !fit.posterior.sampled().chains.empty()) {
@@ -225,10 +287,13 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     for (Eigen::Index row = 0; row < n; ++row)
       logP[row] = s.chains[static_cast<std::size_t>(row / perChain)].columns.logDensity[row % perChain];
   } else {
-    for (Eigen::Index col = 0; col < candidates; ++col) {
-      jointPoint(col);
-      logP[col] = joint.logDensity(x.data(), nullptr);
-    }
+    forEachColumn(pool.get(), candidates, [&](Eigen::Index begin, Eigen::Index end) {
+      Eigen::VectorXd point(static_cast<Eigen::Index>(joint.dim()));
+      for (Eigen::Index col = begin; col < end; ++col) {
+        jointPointInto(col, point);
+        logP[col] = joint.logDensity(point.data(), nullptr);
+      }
+    });
   }
   // The columns written: resampled by their importance weights, or the first n.
   std::vector<Eigen::Index> rows(static_cast<std::size_t>(n));

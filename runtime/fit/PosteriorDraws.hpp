@@ -14,7 +14,8 @@
 // y_j). log_g__ is then log q(z) + sum_j (f_j(z_i, w_ij) - log mean_k exp(l_ijk)), so that
 // log_p__ - log_g__ is the importance weight of the whole draw (z_i with every w_ijk) against the
 // posterior (an unbiased estimate of p(z_i, y) / q(z_i) per draw): what the k-hat and the
-// importance resampling use.
+// importance resampling use. With Laplace-proposed locals (GaussianPosterior::laplaceLocals), the
+// K draws come from each z's Laplace proposal instead of q(w_j | z), and l uses its density.
 // Partition tables hold only that partition's constrained locals and generated quantities: each
 // is meant for that partition's own output.
 #include <Eigen/Core>

@@ -130,6 +130,57 @@ TEST(AlgorithmChoice, FewLocalsPerPartitionGetImportanceWeightedDraws) {
   EXPECT_EQ(chooseAlgorithm(sixty, pvi).innerDraws, 1u);
 }
 
+// Where the locals get importance-weighted draws, auto draws them from each z's Laplace proposal
+// and skews q(z) (sfvi; sfvi-avg has no skewed q(z)); each can be turned off or asked for.
+TEST(AlgorithmChoice, WeightedLocalsComeFromTheLaplaceProposalWithASkewedQz) {
+  ModelShape sixty = shape(8, 60, 120);
+  sixty.maxLocalDim = 2;
+  const AlgorithmChoice slope = chooseAlgorithm(sixty, FitOptions{});
+  EXPECT_TRUE(slope.laplaceLocals);
+  EXPECT_TRUE(slope.skewedGlobals);
+  EXPECT_NE(slope.reason.find("full skewed Gaussian"), std::string::npos) << slope.reason;
+  EXPECT_NE(slope.reason.find("8 importance-weighted draws per z from each z's Laplace proposal"), std::string::npos)
+      << slope.reason;
+  FitOptions capped;
+  capped.roundBudget = 10;
+  const AlgorithmChoice avg = chooseAlgorithm(sixty, capped);
+  EXPECT_EQ(avg.algorithm, Algorithm::SfviAvg);
+  EXPECT_TRUE(avg.laplaceLocals);
+  EXPECT_FALSE(avg.skewedGlobals);
+  ModelShape children = shape(4, 2, 537);
+  children.maxLocalDim = 300;
+  const AlgorithmChoice cities = chooseAlgorithm(children, FitOptions{});
+  EXPECT_FALSE(cities.laplaceLocals);
+  EXPECT_FALSE(cities.skewedGlobals);
+  FitOptions q;
+  q.laplaceLocals = false;
+  EXPECT_FALSE(chooseAlgorithm(sixty, q).laplaceLocals);
+  EXPECT_FALSE(chooseAlgorithm(sixty, q).skewedGlobals);
+  FitOptions gaussian;
+  gaussian.skewedGlobals = false;
+  EXPECT_TRUE(chooseAlgorithm(sixty, gaussian).laplaceLocals);
+  EXPECT_FALSE(chooseAlgorithm(sixty, gaussian).skewedGlobals);
+  FitOptions laplace;
+  laplace.laplaceLocals = true;
+  EXPECT_TRUE(chooseAlgorithm(children, laplace).laplaceLocals);
+  EXPECT_FALSE(chooseAlgorithm(shape(8, 4, 0), laplace).laplaceLocals);  // no locals
+  for (Algorithm a : {Algorithm::Pvi, Algorithm::EpMu, Algorithm::Nuts}) {
+    FitOptions o = laplace;
+    o.algorithm = a;
+    try {
+      chooseAlgorithm(sixty, o);
+      ADD_FAILURE() << algorithmName(a) << " accepted --inner-proposal laplace";
+    } catch (const FitConfigurationError& e) {
+      EXPECT_NE(std::string(e.what()).find("--inner-proposal laplace is for sfvi and sfvi-avg"), std::string::npos)
+          << e.what();
+    }
+  }
+  FitOptions pvi;
+  pvi.algorithm = Algorithm::Pvi;
+  EXPECT_FALSE(chooseAlgorithm(sixty, pvi).laplaceLocals);
+  EXPECT_FALSE(chooseAlgorithm(sixty, pvi).skewedGlobals);
+}
+
 TEST(AlgorithmChoice, LargeGlobalDimensionUsesMeanField) {
   EXPECT_EQ(chooseAlgorithm(shape(200, 3, 0), FitOptions{}).family, FamilyKind::Full);
   EXPECT_EQ(chooseAlgorithm(shape(201, 3, 0), FitOptions{}).family, FamilyKind::MeanField);

@@ -75,6 +75,10 @@ struct SfviOptions {
   // (estimation/Expectations.hpp), closer to the marginal posterior where q(w_j | z) cannot follow
   // p(w_j | z, y_j), at K times the silos' evaluations.
   std::size_t innerDraws = 1;
+  // Each z's draws of w_j from the Laplace proposal at that z (estimation/LaplaceLocals.hpp)
+  // instead of q(w_j | z), which is then only Newton's start: the weighted term is then close to
+  // log p(y_j | z) even where q(w_j | z) cannot follow p(w_j | z, y_j).
+  bool laplaceLocals = false;
   // q(z) skewed: the sinh-arcsinh shape on each coordinate (families/GlobalShape.hpp; sfvi only).
   bool shapedGlobals = false;
   std::optional<typename Family::Standard> start;  // q(z) at the start; default N(0, initialSd^2 I)

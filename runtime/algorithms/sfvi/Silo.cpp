@@ -12,8 +12,11 @@ namespace pvi::algorithms {
 
 template <class Family>
 SfviSilo<Family>::SfviSilo(std::shared_ptr<const estimation::LocalLikelihood> likelihood, ConditionalGaussian initial,
-                           optim::AdamSettings adam, std::size_t innerDraws)
-    : likelihood_(std::move(likelihood)), settings_(adam), innerDraws_(std::max<std::size_t>(innerDraws, 1)) {
+                           optim::AdamSettings adam, std::size_t innerDraws, bool laplaceLocals)
+    : likelihood_(std::move(likelihood)),
+      settings_(adam),
+      innerDraws_(std::max<std::size_t>(innerDraws, 1)),
+      laplaceLocals_(laplaceLocals) {
   if (!likelihood_) throw std::invalid_argument("SfviSilo: null likelihood");
   const auto dw = static_cast<Eigen::Index>(likelihood_->localDim());
   if (dw > 0) {
@@ -62,6 +65,7 @@ SiloReply<Family> SfviSilo<Family>::step(const Eigen::VectorXd& m, const Root& r
   o.xi = hasLocals ? &xi : nullptr;
   o.keepDrawCross = drawCross;
   o.innerDraws = innerDraws_;
+  o.laplaceLocals = laplaceLocals_;
   o.theta = likelihood_->hyperDim() > 0 && !theta.empty() ? &theta : nullptr;
   std::mt19937_64 unused(0);  // every normal is given
   const estimation::ExpectedDerivatives<Family> e =
@@ -73,7 +77,8 @@ SiloReply<Family> SfviSilo<Family>::step(const Eigen::VectorXd& m, const Root& r
   reply.drawCross = e.drawCross;
   if (learningRate <= 0.0) {  // an evaluation: the draws' values (H(q(w | z)) costs quadrature with a shape)
     reply.values = e.drawValues;
-    const bool withEntropy = hasLocals && innerDraws_ == 1;  // the weighted term counts -log q(w | z) itself
+    // the weighted term counts -log q(w | z) (or the Laplace proposal's log density) itself
+    const bool withEntropy = hasLocals && innerDraws_ == 1 && !laplaceLocals_;
     if (withEntropy) reply.values.array() += conditionalEntropy(qw);
     // H(q(w | z)) at each z: the anchor's plus sum G (z - m), whose mean is 0 only where E[z] = m
     // (not so for a skewed q(z): families/GlobalShape.hpp).

@@ -42,9 +42,10 @@ class SfviSilo {
 
   // `initial` is q(w_j | z) at the start (any anchor); ignored without locals.
   // innerDraws K > 1: K draws of w_j per draw of z, and the importance-weighted term
-  // (estimation/Expectations.hpp); xi then has K columns per column of eps.
+  // (estimation/Expectations.hpp); xi then has K columns per column of eps. laplaceLocals: the K
+  // draws come from the Laplace proposal at each z instead of q(w | z) (same header).
   SfviSilo(std::shared_ptr<const estimation::LocalLikelihood> likelihood, ConditionalGaussian initial,
-           optim::AdamSettings adam = {}, std::size_t innerDraws = 1);
+           optim::AdamSettings adam = {}, std::size_t innerDraws = 1, bool laplaceLocals = false);
 
   std::size_t localDim() const { return likelihood_->localDim(); }
   const estimation::LocalLikelihood& likelihood() const { return *likelihood_; }
@@ -72,6 +73,7 @@ class SfviSilo {
   std::shared_ptr<const estimation::LocalLikelihood> likelihood_;
   optim::AdamSettings settings_;
   std::size_t innerDraws_ = 1;
+  bool laplaceLocals_ = false;
   ConditionalOrigin origin_;
   Eigen::VectorXd white_;
   optim::AdamState adam_;

@@ -25,7 +25,7 @@ SiloSet<Family>::SiloSet(const FactorModel& model, const SfviOptions<Family>& op
     if (dw > 0) start = withShape(start, options.localShape, d);
     silos_.push_back(std::make_unique<SfviSilo<Family>>(
         std::make_shared<estimation::PartitionLikelihood>(model, j, theta), std::move(start), optim::AdamSettings{},
-        options.innerDraws));
+        options.innerDraws, options.laplaceLocals));
     rngs_.emplace_back(support::deriveSeed(options.seed, 0x5f72ULL, j));
   }
   if (options.threads > 1 && J > 1) pool_ = std::make_unique<support::ThreadPool>(std::min(options.threads, J));
