@@ -174,6 +174,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     ResampleOptions resample;
     resample.enabled = outCli.resample == "psis";
     resample.maxKhat = kKhatTrusted;
+    resample.threads = options.threads;
     const PosteriorDraws draws = drawPosterior(model, result, outCli.draws, options.seed + 1, resample);
     const ImportanceResampling& resampling = draws.resampling;
     output::RunInfo run = runInfo(lm, bound, fitCli, result, outCli);

@@ -343,10 +343,13 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   if (laplace) {
     // The second-order expansion's gradient (see the header); the other parameters stay.
     out.local.mean = startGrad.rowwise().mean();
-    Eigen::MatrixXd curv = startCurv;
-    for (Eigen::Index i = 0; i < curv.size(); ++i)
-      if (!std::isfinite(curv.data()[i])) curv.data()[i] = 0.0;
-    out.local.sd = (curv.rowwise().mean().cwiseProduct(qw.sd) + qw.sd.cwiseInverse());
+    // Over the sd: H_kk s_k + 1 / s_k where the curvature there is negative; elsewhere the
+    // expansion has no maximum over s_k, and that draw gives no gradient (s_k would only grow).
+    out.local.sd = Eigen::VectorXd::Zero(dw);
+    for (Eigen::Index i = 0; i < startCurv.cols(); ++i)
+      for (Eigen::Index k = 0; k < dw; ++k)
+        if (const double c = startCurv(k, i); std::isfinite(c) && c < 0.0)
+          out.local.sd[k] += (c * qw.sd[k] + 1.0 / qw.sd[k]) / nd;
     if (coupled) out.local.coupling = timesRootTransposed(startGrad * outerEps.transpose() / nd, root);
     if (scaled) out.local.scaleCoupling = Eigen::MatrixXd::Zero(qw.scaleCoupling.rows(), qw.scaleCoupling.cols());
     if (shaped) {

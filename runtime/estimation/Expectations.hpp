@@ -43,7 +43,7 @@
 //            Gw_ik weighted by K a_ik^2 and means over all n K draws (unbiased, and its signal does
 //            not vanish as K grows, unlike the plain importance-weighted gradient's);
 //   gradTheta = mean_i sum_k a_ik grad_theta f_ik.
-// gradW and hessW are not estimated. K = 1 gives the formulas above exactly.
+// gradW and hessW are not estimated. K = 1 (with q's draws) gives the formulas above exactly.
 //
 // Laplace-proposed locals (laplaceLocals): for each draw z_i, Newton's method from q(w | z_i)'s
 // mean finds the mode of f(z_i, .), and the K locals are drawn from N(mode, (-H)^-1) instead of
@@ -54,7 +54,9 @@
 // eps_i^T (consistent as K grows, as is the bound). q(w | z) is then only Newton's start: it is
 // fitted to the second-order expansion of f about its mean, E[f] ~ f(mu) + tr(H Sigma_w) / 2, whose
 // gradient is grad_w f(mu(z_i)) over the mean (and the coupling, with eps_i^T L^T) and
-// H_kk s_k + 1 / s_k over the sd; the rest of its parameters get no gradient.
+// H_kk s_k + 1 / s_k over the sd (from the draws where H_kk < 0); the rest of its parameters get
+// no gradient. Meant for K > 1: with K = 1 every weight is 1 and gradZ is the proposal's
+// expectation of grad_z f, not Fisher's identity (the fit refuses it, fit/AlgorithmChoice.cpp).
 //
 // Sticking the landing (Roeder, Wu and Duvenaud 2017) drops the score term of log q, which has
 // mean zero; where q is exact, every per-draw gradient is zero, so the noise vanishes as the fit
@@ -90,7 +92,7 @@ template <class Family>
 struct ExpectedDerivatives {
   double value = 0.0;          // E[f]
   double valueVariance = 0.0;  // sample variance of the f(z_i, w_i) (0 when exact)
-  Eigen::VectorXd drawValues;  // f(z_i, w_i) per draw (empty when exact); F(z_i) with innerDraws > 1
+  Eigen::VectorXd drawValues;  // f(z_i, w_i) per draw (empty when exact); F(z_i) with innerDraws > 1 or laplaceLocals
   std::size_t samples = 0;     // n (0 when exact)
   bool exact = false;
   Eigen::VectorXd gradZ;     // E[grad_z f]

@@ -26,9 +26,11 @@ Eigen::MatrixXd hessianAt(const LocalDensity& f, const Eigen::VectorXd& w, const
     const double h = root * std::max(1.0, std::abs(w[k]));
     x[k] = w[k] + h;
     gStep.setZero();
-    f(x.data(), gStep.data());
+    const double v = f(x.data(), gStep.data());
     x[k] = w[k];
-    H.col(k) = (gStep - g) / h;
+    // A rejected point's gradient is not one: the Hessian is then unknown.
+    H.col(k) = std::isfinite(v) ? Eigen::VectorXd((gStep - g) / h)
+                                : Eigen::VectorXd::Constant(d, std::numeric_limits<double>::quiet_NaN());
     ++evaluations;
   }
   return 0.5 * (H + H.transpose());

@@ -291,7 +291,14 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
                  : o.innerDraws != 0                               ? o.innerDraws
                  : shape.maxLocalDim <= kInnerDrawsMaxLocalDim ? kAutoInnerDraws
                                                                : 1;
-  c.laplaceLocals = sfviFamily && shape.localDim > 0 && o.laplaceLocals.value_or(c.innerDraws > 1);
+  c.laplaceLocals = sfviFamily && shape.localDim > 0 &&
+                    o.laplaceLocals.value_or(c.innerDraws > 1 && shape.maxLocalDim <= kInnerDrawsMaxLocalDim);
+  // With one draw the weights are all 1: the z-gradient would be the proposal's expectation, not
+  // Fisher's identity.
+  if (c.laplaceLocals && c.innerDraws < 2)
+    throw FitConfigurationError("--inner-proposal laplace weighs several draws of each partition's locals; add "
+                                "--inner-draws 8 (auto gives 1 draw where a partition has more than " +
+                                std::to_string(kInnerDrawsMaxLocalDim) + " locals)");
   if (o.skewedGlobals.value_or(false) && c.algorithm != Algorithm::Sfvi)
     throw FitConfigurationError(std::string("--globals skewed is for sfvi; auto picked ") +
                                 algorithmName(c.algorithm) + " for this model: add --algorithm sfvi");

@@ -74,14 +74,15 @@ Eigen::VectorXd chooseAmongInnerDraws(const CompiledModel& model, std::size_t j,
   std::vector<estimation::LaplaceProposal> proposals;
   if (laplace) {
     proposals.resize(static_cast<std::size_t>(n));
-    const Eigen::MatrixXd start = conditionalDraws(qw, Z, Eigen::MatrixXd::Zero(qw.dim(), n));
+    // As in the fit (estimation/Expectations.cpp): from q(w | z)'s mean, with its sds at z as
+    // the fallback.
     forEachColumn(pool, n, [&](Eigen::Index begin, Eigen::Index end) {
       std::vector<double> gz(model.globalDim());
       for (Eigen::Index col = begin; col < end; ++col) {
         const double* zp = Z.col(col).data();
         proposals[static_cast<std::size_t>(col)] = estimation::laplaceProposal(
-            [&](const double* wp, double* gwp) { return f.evaluate(zp, wp, gz.data(), gwp); }, start.col(col),
-            qw.sd);
+            [&](const double* wp, double* gwp) { return f.evaluate(zp, wp, gz.data(), gwp); },
+            conditionalMean(qw, Z.col(col)), conditionalSd(qw, Z.col(col)));
       }
     });
   }
@@ -211,11 +212,13 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
     if (more && !memoryLimit().exceededBy(*more + draws * perDraw))
       candidates = n * static_cast<Eigen::Index>(resample.candidatesPerDraw);
   }
-  // The candidates' evaluations (inner draws, log p) run on every core; the random streams do not
-  // depend on it.
-  const unsigned cores = std::thread::hardware_concurrency();
-  std::unique_ptr<support::ThreadPool> pool =
-      cores > 1 && candidates >= 256 ? std::make_unique<support::ThreadPool>(cores) : nullptr;
+  // The candidates' evaluations (inner draws, log p of q's draws) run on resample.threads; the
+  // random streams do not depend on it.
+  const std::size_t threads =
+      resample.threads != 0 ? resample.threads : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  std::unique_ptr<support::ThreadPool> pool = fit.posterior.isGaussian() && threads > 1 && candidates >= 256
+                                                  ? std::make_unique<support::ThreadPool>(threads)
+                                                  : nullptr;
   Eigen::MatrixXd Z;
   std::vector<Eigen::MatrixXd> W(M);
   Eigen::VectorXd logG;  // log q of each draw (NaN for a sampler's draws: there is no q)

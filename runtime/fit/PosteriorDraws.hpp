@@ -48,6 +48,9 @@ struct ResampleOptions {
   bool enabled = false;
   std::size_t candidatesPerDraw = 4;
   double maxKhat = 0.7;
+  // The candidates' evaluations (inner draws, log p) run on this many threads; 0: all cores.
+  // The draws do not depend on it.
+  std::size_t threads = 0;
 };
 
 // `model` must have been built with its ModelInfo (names and layouts). A Gaussian posterior gives

@@ -160,12 +160,27 @@ TEST(AlgorithmChoice, WeightedLocalsComeFromTheLaplaceProposalWithASkewedQz) {
   gaussian.skewedGlobals = false;
   EXPECT_TRUE(chooseAlgorithm(sixty, gaussian).laplaceLocals);
   EXPECT_FALSE(chooseAlgorithm(sixty, gaussian).skewedGlobals);
-  FitOptions laplace;
+  FitOptions many;
+  many.innerDraws = 32;
+  EXPECT_FALSE(chooseAlgorithm(children, many).laplaceLocals);  // 300 locals: a 300 x 300 Hessian per z
+  FitOptions laplace = many;
   laplace.laplaceLocals = true;
-  EXPECT_TRUE(chooseAlgorithm(children, laplace).laplaceLocals);
+  EXPECT_TRUE(chooseAlgorithm(children, laplace).laplaceLocals);  // asked for
   EXPECT_FALSE(chooseAlgorithm(shape(8, 4, 0), laplace).laplaceLocals);  // no locals
+  for (const ModelShape& s : {children, sixty}) {  // one inner draw: nothing to weigh
+    FitOptions one;
+    one.laplaceLocals = true;
+    if (s.maxLocalDim == 2) one.innerDraws = 1;
+    try {
+      chooseAlgorithm(s, one);
+      ADD_FAILURE() << "laplace accepted with one inner draw";
+    } catch (const FitConfigurationError& e) {
+      EXPECT_NE(std::string(e.what()).find("add --inner-draws 8"), std::string::npos) << e.what();
+    }
+  }
   for (Algorithm a : {Algorithm::Pvi, Algorithm::EpMu, Algorithm::Nuts}) {
-    FitOptions o = laplace;
+    FitOptions o;
+    o.laplaceLocals = true;
     o.algorithm = a;
     try {
       chooseAlgorithm(sixty, o);
