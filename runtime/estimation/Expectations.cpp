@@ -207,14 +207,12 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     std::vector<double> scratchZ(static_cast<std::size_t>(d)), scratchT(static_cast<std::size_t>(h));
     for (Eigen::Index i = 0; i < static_cast<Eigen::Index>(n); ++i) {
       const Eigen::Index c0 = i * K;
-      Eigen::VectorXd start = qw.mean;
-      if (coupled) start.noalias() += qw.coupling * centred.col(c0);
       const double* zp = z.col(c0).data();
       const LaplaceProposal p = laplaceProposal(
           [&](const double* wp, double* gwp) {
             return evaluateF(zp, wp, scratchZ.data(), gwp, h > 0 ? scratchT.data() : nullptr);
           },
-          start, sdz.col(c0));
+          conditionalMean(qw, z.col(c0)), sdz.col(c0));
       startGrad.col(i) = p.startGradient;
       startCurv.col(i) = p.startCurvature;
       for (Eigen::Index k = 0; k < K; ++k) {
@@ -293,14 +291,17 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
   const double nd = static_cast<double>(n);
   if (weighted) {
     // l = f - log q(w | z) per draw; within each z, the self-normalised weights a of its K draws.
-    Eigen::VectorXd l = out.drawValues + sdz.array().log().colwise().sum().transpose().matrix() +
-                        0.5 * xi.array().square().colwise().sum().transpose().matrix();
-    l.array() += 0.5 * static_cast<double>(dw) * std::log(2.0 * std::numbers::pi);
-    if (laplace)
+    Eigen::VectorXd l;
+    if (laplace) {
       l = out.drawValues - logProposal;
-    else if (shaped)
-      for (Eigen::Index j = 0; j < xi.cols(); ++j)
-        for (Eigen::Index k = 0; k < dw; ++k) l[j] += sinh_arcsinh::logDerivative(xi(k, j), qw.skew[k], qw.tail[k]);
+    } else {  // - log q(w | z) at each draw
+      l = out.drawValues + sdz.array().log().colwise().sum().transpose().matrix() +
+          0.5 * xi.array().square().colwise().sum().transpose().matrix();
+      l.array() += 0.5 * static_cast<double>(dw) * std::log(2.0 * std::numbers::pi);
+      if (shaped)
+        for (Eigen::Index j = 0; j < xi.cols(); ++j)
+          for (Eigen::Index k = 0; k < dw; ++k) l[j] += sinh_arcsinh::logDerivative(xi(k, j), qw.skew[k], qw.tail[k]);
+    }
     Eigen::VectorXd a(l.size()), values(static_cast<Eigen::Index>(n));
     for (Eigen::Index i = 0; i < static_cast<Eigen::Index>(n); ++i) {
       const auto li = l.segment(i * K, K);
