@@ -36,6 +36,13 @@ constexpr double kDefaultEpDamping = 0.5;
 // the whole posterior whatever its share of the data, so theta's noise grows with the number of
 // sites; the warm-up's larger step gets near the fixed point first.
 constexpr double kEpStepPerSite = 0.1, kEpStartStepPerSite = 0.5;
+// Both divided, and the iterations multiplied, by sqrt(dw / 16) for dw > 16 locals per site: a
+// site's chain over many locals mixes slowly, its consecutive draws repeat one another, and the
+// noise of the updates grows with their autocorrelation. On Six Cities (2 sites of up to 300
+// locals) eps 0.1 falling to 0.02 over 3,000 iterations swung the means by 0.2 sd between
+// quarters and missed Stan's by up to 0.16 sd; 0.023 falling to 0.0046 over 13,000 iterations
+// meets 0.11 sd (docs/fitting.md, "EP").
+constexpr double kEpManyLocals = 16.0;
 bool isEp(Algorithm a) { return a == Algorithm::Ep || a == Algorithm::EpEta || a == Algorithm::EpMu; }
 // Up to this many locals per partition, q(w_j | z) gets a unit-lower-triangular L_j (dw(dw - 1)/2
 // parameters, O(dw^2) work per draw); beyond it L_j = I with a sinh-arcsinh shape per local
@@ -176,13 +183,19 @@ AlgorithmChoice chooseEp(const ModelShape& shape, const FitOptions& o, const Mem
         "--ep-samples above D + 2 = " +
         std::to_string(d + 2) + " (got " + std::to_string(c.samples) + "); ep-eta and ep-mu work with one draw");
   const double sites = static_cast<double>(std::max<std::size_t>(shape.partitions, 1));
-  c.step = e.step != 0.0 ? e.step : a == Algorithm::Ep ? kDefaultEpDamping : std::min(0.02, kEpStepPerSite / sites);
+  const double localsFactor = std::sqrt(std::max(1.0, static_cast<double>(shape.maxLocalDim) / kEpManyLocals));
+  c.step = e.step != 0.0            ? e.step
+           : a == Algorithm::Ep ? kDefaultEpDamping
+                                    : std::min(0.02, kEpStepPerSite / sites) / localsFactor;
   if (!(e.startStep >= 0.0 && e.startStep <= 1.0))
     throw FitConfigurationError("--ep-start-step must be in (0, 1], got " + std::to_string(e.startStep));
   c.startStep = e.startStep != 0.0   ? e.startStep
                 : a == Algorithm::Ep ? c.step
-                                     : std::max(c.step, std::min(0.1, kEpStartStepPerSite / sites));
-  c.rounds = o.rounds != 0 ? o.rounds : kDefaultEpIterations;
+                                     : std::max(c.step, std::min(0.1, kEpStartStepPerSite / sites) / localsFactor);
+  c.rounds = o.rounds != 0 ? o.rounds
+             : a == Algorithm::Ep
+                 ? kDefaultEpIterations
+                 : static_cast<std::size_t>(std::ceil(static_cast<double>(kDefaultEpIterations) * localsFactor));
   if (o.roundBudget) c.rounds = std::min(c.rounds, *o.roundBudget);
   c.warmup = c.rounds / 10;
   c.damping = c.step;

@@ -111,7 +111,9 @@ TEST(EpFit, OneDrawPerUpdateReachesTheExactHierarchicalPosterior) {
   }
 }
 
-// KL(q || reference) is traced every iteration when a reference is given, and falls.
+// KL(q || reference) is traced every iteration when a reference is given, and falls. One
+// iterate of one-draw EP fluctuates: over seeds 1-4 the last iterate's KL was 0.0004-0.054 and
+// the mean of the last 100 iterations' 0.004-0.030, so the bound is on that mean.
 TEST(EpFit, TracesTheKlToAReference) {
   const Hierarchy& h = hierarchy();
   FitOptions o;
@@ -122,7 +124,8 @@ TEST(EpFit, TracesTheKlToAReference) {
   const FitResult f = fitModel(*h.model, o);
   ASSERT_EQ(f.trace.size(), 400u);
   const double first = f.trace.front().metrics.at("kl_to_reference");
-  const double last = f.trace.back().metrics.at("kl_to_reference");
+  double last = 0.0;
+  for (std::size_t k = 300; k < 400; ++k) last += f.trace[k].metrics.at("kl_to_reference") / 100.0;
   EXPECT_LT(last, 0.05);
   EXPECT_LT(last, first / 10.0);
 }

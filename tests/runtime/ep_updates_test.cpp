@@ -257,5 +257,42 @@ TEST(EpLoop, RefusesAnUpdateThatLeavesTheFamily) {
   EXPECT_NE(r.events[0].find("was not applied"), std::string::npos) << r.events[0];
 }
 
+// Two sites in one dimension: prior N(0, 1), each site holding precision 1. Site 1's tilted
+// distribution is four times wider than its cavity, so EP-mu with eps 0.5 gives it precision
+// -1.14; theta stays a distribution (precision 0.86) but site 2's cavity would not be (-0.14).
+// Half the step gives site 1 precision -0.67 and site 2's cavity 0.33: one halving, logged.
+TEST(EpLoop, HalvesASweepThatWouldLeaveACavityImproper) {
+  const auto gaussian = [](double mean, double variance) {
+    return toNatural(FullStandard{Eigen::VectorXd::Constant(1, mean), Eigen::MatrixXd::Constant(1, 1, variance)});
+  };
+  const FullNatural prior = gaussian(0.0, 1.0), site = gaussian(0.0, 1.0);
+  TiltedMoments<FullGaussian> moments = [&](std::size_t i, const FullNatural& cavity, double) {
+    FullStandard q = toStandard(cavity);
+    if (i == 0)
+      q.S *= 4.0;  // wider than the cavity
+    else
+      q = toStandard(toNatural(q) + site);  // site 2's own moments: it stays where it is
+    return std::optional<FullMean>(toMean(q));
+  };
+  EpOptions<FullGaussian> o;
+  o.variant = Variant::EpMu;
+  o.step = 0.5;
+  o.iterations = 1;
+  const EpResult<FullGaussian> damped = runEp<FullGaussian>(prior, 2, moments, o, {site, site});
+  EXPECT_EQ(damped.damped, 1u);
+  EXPECT_EQ(damped.skipped, 0u);
+  ASSERT_FALSE(damped.events.empty());
+  EXPECT_NE(damped.events[0].find("halved 1 time(s)"), std::string::npos) << damped.events[0];
+  EXPECT_NEAR(-2.0 * damped.sites[0].eta2(0, 0), 1.0 / 0.75 - 2.0, 1e-12);  // eps 0.25: precision -0.67
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_TRUE(checkDistribution(tiltedNatural(damped.theta, damped.sites[i], 1.0)).ok()) << "site " << i + 1;
+
+  o.maxHalvings = 0;  // the sweep as it is: site 2's cavity is lost
+  const EpResult<FullGaussian> plain = runEp<FullGaussian>(prior, 2, moments, o, {site, site});
+  EXPECT_EQ(plain.damped, 0u);
+  EXPECT_TRUE(checkDistribution(plain.theta).ok());
+  EXPECT_FALSE(checkDistribution(tiltedNatural(plain.theta, plain.sites[1], 1.0)).ok());
+}
+
 }  // namespace
 }  // namespace pvi::algorithms::ep

@@ -43,44 +43,91 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
       const Natural sum = r.theta;  // every site of the sweep updates from the same sum
       // Each site's moments and proposal, on the pool when there is one (the sites' moment
       // sources are independent); then the proposals are applied in site order.
-      std::vector<std::optional<Natural>> proposed(sites);
+      std::vector<std::optional<typename Family::Mean>> muHats(sites);
       std::vector<std::string> skipWhy(sites);
+      std::vector<bool> properBefore(sites, false);
       auto one = [&](std::size_t i) {
         const Natural cavity = tiltedNatural(theta, r.sites[i], o.beta);
-        if (Validity ok = checkDistribution(cavity); o.requireProperCavity && !ok) {
+        const Validity ok = checkDistribution(cavity);
+        properBefore[i] = ok.ok();
+        if (o.requireProperCavity && !ok) {
           skipWhy[i] = "its cavity theta - lambda / beta is not a distribution (" + ok.reason + ")";
           return;
         }
-        const auto muHat = moments(i, cavity, o.beta);
-        if (!muHat) {
-          skipWhy[i] = "its tilted moments could not be estimated";
-          return;
-        }
-        try {
-          proposed[i] = updateSite(o.variant, r.sites[i], sum, *muHat, step);
-        } catch (const std::invalid_argument& e) {  // estimated moments that are not a distribution's
-          skipWhy[i] = std::string("its update could not be formed: ") + e.what();
-        }
+        muHats[i] = moments(i, cavity, o.beta);
+        if (!muHats[i]) skipWhy[i] = "its tilted moments could not be estimated";
       };
       support::forEachIndex(pool.get(), sites, one);
-      for (std::size_t i = 0; i < sites; ++i) {
-        if (!proposed[i]) {
-          ++r.skipped;
-          r.events.push_back("iteration " + std::to_string(it) + ": " + nameOf(i) + " was skipped: " + skipWhy[i]);
-          continue;
+      // The sweep with a given step, applied in site order to a copy of the state; its events.
+      struct Sweep {
+        Natural theta;
+        std::vector<Natural> sites;
+        std::size_t updates = 0, rejected = 0, skipped = 0;
+        std::vector<std::string> events;
+      };
+      const auto sweep = [&](double s) {
+        Sweep w{r.theta, r.sites};
+        for (std::size_t i = 0; i < sites; ++i) {
+          const auto event = [&](const std::string& what) {
+            w.events.push_back("iteration " + std::to_string(it) + ": " + nameOf(i) + what);
+          };
+          std::optional<Natural> proposed;
+          if (muHats[i]) {
+            try {
+              proposed = updateSite(o.variant, r.sites[i], sum, *muHats[i], s);
+            } catch (const std::invalid_argument& e) {  // estimated moments that are not a distribution's
+              skipWhy[i] = std::string("its update could not be formed: ") + e.what();
+            }
+          }
+          if (!proposed) {
+            ++w.skipped;
+            event(" was skipped: " + skipWhy[i]);
+            continue;
+          }
+          Natural next = w.theta - w.sites[i] + *proposed;
+          ++w.updates;
+          if (Validity ok = checkDistribution(next); !ok) {
+            ++w.rejected;
+            event("'s update was not applied: the approximation would not be a distribution (" + ok.reason + ")");
+            continue;
+          }
+          w.sites[i] = *proposed;
+          w.theta = std::move(next);
         }
-        Natural next = r.theta - r.sites[i] + *proposed[i];
-        ++r.updates;
-        if (Validity ok = checkDistribution(next); !ok) {
-          ++r.rejected;
-          r.events.push_back("iteration " + std::to_string(it) + ": " + nameOf(i) +
-                             "'s update was not applied: the approximation would not be a distribution (" + ok.reason +
-                             ")");
-          continue;
-        }
-        r.sites[i] = *proposed[i];
-        r.theta = std::move(next);
+        return w;
+      };
+      // The first site whose cavity was a distribution before the sweep and is none after it.
+      const auto lostCavity = [&](const Sweep& w) -> std::optional<std::size_t> {
+        if (!o.requireProperCavity) return std::nullopt;
+        for (std::size_t i = 0; i < sites; ++i)
+          if (properBefore[i] && !checkDistribution(tiltedNatural(w.theta, w.sites[i], o.beta)).ok()) return i;
+        return std::nullopt;
+      };
+      Sweep done = sweep(step);
+      std::size_t halvings = 0;
+      std::optional<std::size_t> lost = lostCavity(done);
+      while (lost && halvings < o.maxHalvings) {
+        ++halvings;
+        Sweep smaller = sweep(step * std::ldexp(1.0, -static_cast<int>(halvings)));
+        lost = lostCavity(smaller);
+        if (!lost) done = std::move(smaller);
       }
+      // When no halving helps, the sweep is applied with its own step, as without damping: the
+      // site with the improper cavity is skipped until its cavity is proper again.
+      if (halvings > 0)
+        r.events.push_back("iteration " + std::to_string(it) + ": " +
+                           (lost ? "halving the sweep's step " + std::to_string(halvings) +
+                                       " times did not keep " + nameOf(*lost) +
+                                       "'s cavity a distribution; the sweep was applied with its own step"
+                                 : "the sweep's step was halved " + std::to_string(halvings) +
+                                       " time(s) to keep every cavity a distribution"));
+      if (halvings > 0 && !lost) ++r.damped;
+      r.updates += done.updates;
+      r.rejected += done.rejected;
+      r.skipped += done.skipped;
+      for (std::string& e : done.events) r.events.push_back(std::move(e));
+      r.sites = std::move(done.sites);
+      r.theta = std::move(done.theta);
     }
     r.theta = total();  // the exact sum, free of the running updates' rounding
     r.iterations = it;

@@ -14,7 +14,12 @@
 // tilted distribution proper), as is one whose moments cannot be had (the callback returns
 // nothing: an improper tilted distribution, a failed sampler); an update after which
 // eta_0 + sum_j lambda_j is not a distribution is not applied; both are counted and logged, and
-// the site keeps its factor.
+// the site keeps its factor. A sweep after which a cavity that was a distribution is one no more
+// (a site claiming more precision than the rest of the approximation holds: with few sites, one
+// noisy update can do it) is redone from the same moments with half the step, up to
+// `maxHalvings` times; if none helps, it is applied with its own step (and that site is skipped
+// while its cavity is improper). Both are logged, and the damped sweeps counted. Without it, the next sweep would skip that site, and
+// EP with few sites swings from one improper cavity to the next instead of settling.
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -33,6 +38,7 @@ struct EpResult {
   std::size_t updates = 0;
   std::size_t rejected = 0;  // updates not applied: theta would not have been a distribution
   std::size_t skipped = 0;   // site updates skipped: improper cavity, or no moments
+  std::size_t damped = 0;    // sweeps whose step was halved to keep the cavities proper
   std::vector<std::string> events;
 };
 
@@ -52,6 +58,8 @@ struct EpOptions {
   // Skip a site whose cavity is not a distribution: a sampler of the tilted distribution needs a
   // proper one unless the likelihood alone makes it proper.
   bool requireProperCavity = true;
+  // Halvings of a sweep's step to keep proper cavities proper (0: apply the sweep as it is).
+  std::size_t maxHalvings = 4;
   // Sites whose moments are computed at once, each on its own thread (the moments source must
   // allow calls for different sites at the same time; SampledSites does). The result does not
   // depend on it.

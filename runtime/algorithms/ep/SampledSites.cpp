@@ -33,19 +33,36 @@ FullMean steinMoments(const FullNatural& cavity, double beta, const Eigen::Matri
   return FullMean{mean, central + c.m * mean.transpose() + mean * c.m.transpose() - c.m * c.m.transpose()};
 }
 
+FullMean referenceMoments(const FullStandard& reference, const Eigen::MatrixXd& z, const Eigen::MatrixXd& grad) {
+  const double n = static_cast<double>(z.cols());
+  const Eigen::MatrixXd sGrad = reference.S * grad;
+  const Eigen::VectorXd mean = (z + sGrad).rowwise().sum() / n;
+  const Eigen::MatrixXd centred = z.colwise() - reference.m;
+  const Eigen::MatrixXd cross = sGrad * centred.transpose() / n;
+  const Eigen::MatrixXd central =
+      reference.S + centred * centred.transpose() / n + 0.5 * (cross + cross.transpose());  // about m
+  const Eigen::VectorXd& m = reference.m;
+  return FullMean{mean, central + m * mean.transpose() + mean * m.transpose() - m * m.transpose()};
+}
+
 TiltedMoments<FullGaussian> SampledSites::moments() {
   return [this](std::size_t i, const FullNatural& cavity, double beta) -> std::optional<FullMean> {
     const Eigen::VectorXd v = variances_.size() == cavity.dim() ? variances_ : Eigen::VectorXd::Ones(cavity.dim());
     try {
       // Which estimator this update uses is settled before drawing: it depends on the sites, not
       // the draws, and only Stein's needs the site gradients.
-      const bool stein = !unbiased_ && (estimator_ == MomentEstimator::Stein ||
-                                        (estimator_ == MomentEstimator::Adaptive && currentNatural_ &&
-                                         siteShare(*currentNatural_, cavity) <= steinMaxShare_));
-      Eigen::MatrixXd g;
+      const bool weak = estimator_ == MomentEstimator::Adaptive && currentNatural_ &&
+                        siteShare(*currentNatural_, cavity) <= steinMaxShare_;
+      const bool stein = !unbiased_ && (estimator_ == MomentEstimator::Stein || weak);
+      const bool reference = !unbiased_ && current_ &&
+                             (estimator_ == MomentEstimator::Reference ||
+                              (estimator_ == MomentEstimator::Adaptive && !weak));
+      Eigen::MatrixXd g, projected;
       const Eigen::MatrixXd z =
-          samplers_.at(i).draw(cavity, beta, v, draws_, restartFrom_ ? &*restartFrom_ : nullptr, stein ? &g : nullptr);
+          samplers_.at(i).draw(cavity, beta, v, draws_, restartFrom_ ? &*restartFrom_ : nullptr,
+                               stein ? &g : nullptr, reference ? &projected : nullptr);
       if (unbiased_) return toMean(unbiasedNatural(z));
+      if (reference) return referenceMoments(*current_, z, projected);
       if (stein) return steinMoments(cavity, beta, z, g);
       const double w = 1.0 / static_cast<double>(z.cols());
       return FullMean{z.rowwise().mean(), w * z * z.transpose()};
@@ -72,6 +89,7 @@ double siteShare(const FullNatural& theta, const FullNatural& cavity) {
 void SampledSites::setApproximation(const FullStandard& q, bool restart) {
   variances_ = q.S.diagonal();
   currentNatural_ = toNatural(q);
+  current_ = q;
   for (TiltedSampler& s : samplers_) s.setGlobalCovariance(q.S);
   if (restart)
     restartFrom_ = q;

@@ -1,6 +1,8 @@
 #include "runtime/algorithms/ep/TiltedSampler.hpp"
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -16,18 +18,88 @@ TiltedSampler::TiltedSampler(std::shared_ptr<const estimation::LocalLikelihood> 
   d_ = site_->globalDim();
   dw_ = site_->localDim();
   position_ = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(d_ + dw_));
-  wSum_ = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(dw_));
-  wSumSq_ = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(dw_));
+  window_.reset(static_cast<Eigen::Index>(d_), static_cast<Eigen::Index>(dw_));
+  metricMoments_ = window_;
 }
 
+void TiltedSampler::JointMoments::reset(Eigen::Index d, Eigen::Index dw) {
+  n = 0;
+  z.setZero(d);
+  w.setZero(dw);
+  ww.setZero(dw);
+  zz.setZero(d, d);
+  wz.setZero(dw, d);
+}
+
+void TiltedSampler::JointMoments::add(const Eigen::VectorXd& q, Eigen::Index d) {
+  const Eigen::Index dw = q.size() - d;
+  ++n;
+  z += q.head(d);
+  w += q.tail(dw);
+  ww += q.tail(dw).cwiseAbs2();
+  zz.noalias() += q.head(d) * q.head(d).transpose();
+  wz.noalias() += q.tail(dw) * q.head(d).transpose();
+}
+
+namespace {
+
+// The metric's w block from the chain's moments: the regression B of w on z and the residual
+// variances (at least a hundredth of w's variance, so that a regression fitted to few draws
+// cannot pin a local); without enough draws for a regression, w's variances alone (B = 0); without
+// two draws, unit variances.
+struct WGivenZ {
+  Eigen::MatrixXd regression;
+  Eigen::VectorXd residual;
+  Eigen::MatrixXd zCovariance;  // the draws' z covariance; empty without enough draws
+};
+
+WGivenZ wGivenZ(std::size_t n, const Eigen::VectorXd& zs, const Eigen::VectorXd& ws, const Eigen::VectorXd& wws,
+                const Eigen::MatrixXd& zzs, const Eigen::MatrixXd& wzs) {
+  const Eigen::Index d = zs.size(), dw = ws.size();
+  WGivenZ r{Eigen::MatrixXd::Zero(dw, d), Eigen::VectorXd::Ones(dw), Eigen::MatrixXd()};
+  if (n < 2) return r;
+  const double c = static_cast<double>(n);
+  const Eigen::VectorXd mz = zs / c, mw = ws / c;
+  const Eigen::VectorXd wVar = ((wws / c - mw.cwiseAbs2()) * c / (c - 1.0)).cwiseMax(1e-8);
+  r.residual = wVar;
+  if (n <= static_cast<std::size_t>(2 * (d + 2))) return r;
+  const Eigen::MatrixXd czz = (zzs / c - mz * mz.transpose()) * c / (c - 1.0);
+  const Eigen::MatrixXd cwz = (wzs / c - mw * mz.transpose()) * c / (c - 1.0);
+  const Eigen::LDLT<Eigen::MatrixXd> ldlt(czz);
+  if (ldlt.info() != Eigen::Success || !ldlt.isPositive() || (ldlt.vectorD().array() <= 0.0).any()) return r;
+  const Eigen::MatrixXd b = ldlt.solve(cwz.transpose()).transpose();
+  if (!b.allFinite()) return r;
+  r.regression = b;
+  r.zCovariance = czz;
+  r.residual = (wVar - b.cwiseProduct(cwz).rowwise().sum()).cwiseMax(0.01 * wVar);
+  return r;
+}
+
+// Whether a has a variance more than `ratio` times b's along some direction: the largest
+// eigenvalue of b^{-1/2} a b^{-1/2}.
+bool widerThan(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, double ratio) {
+  const Eigen::LLT<Eigen::MatrixXd> lb(b);
+  if (lb.info() != Eigen::Success) return false;
+  const Eigen::MatrixXd l = lb.matrixL();
+  const Eigen::MatrixXd x = l.triangularView<Eigen::Lower>().solve(a);
+  const Eigen::MatrixXd whitened = l.triangularView<Eigen::Lower>().solve(x.transpose());
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (whitened + whitened.transpose()),
+                                                           Eigen::EigenvaluesOnly);
+  return eig.eigenvalues().maxCoeff() > ratio;
+}
+
+}  // namespace
+
 Eigen::MatrixXd TiltedSampler::draw(const FullNatural& cavity, double beta, const Eigen::VectorXd& zVariances,
-                                    std::size_t n, const FullStandard* restartFrom, Eigen::MatrixXd* siteGradients) {
-  return drawJoint(cavity, beta, zVariances, n, restartFrom, siteGradients).topRows(static_cast<Eigen::Index>(d_));
+                                    std::size_t n, const FullStandard* restartFrom, Eigen::MatrixXd* siteGradients,
+                                    Eigen::MatrixXd* projectedGradients) {
+  return drawJoint(cavity, beta, zVariances, n, restartFrom, siteGradients, projectedGradients)
+      .topRows(static_cast<Eigen::Index>(d_));
 }
 
 Eigen::MatrixXd TiltedSampler::drawJoint(const FullNatural& cavity, double beta, const Eigen::VectorXd& zVariances,
                                          std::size_t n, const FullStandard* restartFrom,
-                                         Eigen::MatrixXd* siteGradients) {
+                                         Eigen::MatrixXd* siteGradients, Eigen::MatrixXd* projectedGradients) {
   const auto d = static_cast<Eigen::Index>(d_), dw = static_cast<Eigen::Index>(dw_);
   if (cavity.dim() != d || zVariances.size() != d)
     throw std::invalid_argument("TiltedSampler: the cavity or the variances have the wrong dimension");
@@ -49,34 +121,40 @@ Eigen::MatrixXd TiltedSampler::drawJoint(const FullNatural& cavity, double beta,
   samplers::Nuts nuts(target, nutsOptions);
 
   const bool dense = zCovariance_.rows() == d && zCovariance_.cols() == d;
-  samplers::EuclideanMetric metric(d + dw, dense ? samplers::MetricKind::Dense : samplers::MetricKind::Diagonal);
-  // z's (co)variances from the caller, w's from the chain's running moments (1 before any).
+  samplers::EuclideanMetric metric(d + dw, dw > 0 ? samplers::MetricKind::Conditional
+                                           : dense ? samplers::MetricKind::Dense
+                                                   : samplers::MetricKind::Diagonal);
+  // z's (co)variances from the caller, w given z from the chain's moments.
+  Eigen::MatrixXd regression = Eigen::MatrixXd::Zero(dw, d);  // the metric's B
   const auto setMetric = [&] {
-    Eigen::VectorXd inverseMetric(d + dw);
-    inverseMetric.head(d) = zVariances;
-    if (dw > 0) {
-      if (wCount_ > 1) {
-        const double c = static_cast<double>(wCount_);
-        inverseMetric.tail(dw) = ((wSumSq_ - wSum_.cwiseProduct(wSum_) / c) / (c - 1.0)).cwiseMax(1e-8);
-      } else {
-        inverseMetric.tail(dw).setOnes();
-      }
+    const Eigen::MatrixXd zBlock = dense ? zCovariance_ : Eigen::MatrixXd(zVariances.asDiagonal());
+    if (dw == 0) {
+      if (dense) return metric.setInverseDense(zBlock);
+      return metric.setInverseDiagonal(zVariances);
     }
-    if (metric.kind() == samplers::MetricKind::Diagonal) return metric.setInverseDiagonal(inverseMetric);
-    Eigen::MatrixXd inverse = Eigen::MatrixXd(inverseMetric.asDiagonal());
-    if (dense) inverse.topLeftCorner(d, d) = zCovariance_;
-    inverse.diagonal().tail(dw) = inverseMetric.tail(dw);
-    metric.setInverseDense(inverse);
+    const JointMoments& m = metricMoments_;
+    const WGivenZ w = wGivenZ(m.n, m.z, m.w, m.ww, m.zz, m.wz);
+    regression = w.regression;
+    // The approximation's z covariance, unless it is more than twice as wide (in sd, in some
+    // direction) as the chain's own draws: at the start the approximation is the prior, which
+    // can be a hundred times wider than the tilted distribution, and NUTS would then run to its
+    // maximum depth on every transition. (The chain's own moments lag behind a shrinking
+    // approximation, so they are not used otherwise.)
+    const bool useChain = w.zCovariance.size() > 0 && widerThan(zBlock, w.zCovariance, 4.0);
+    metric.setInverseConditional(useChain ? w.zCovariance : zBlock, w.regression, w.residual);
   };
   const auto recordW = [&](const Eigen::VectorXd& q) {
-    if (dw == 0) return;
-    wSum_ += q.tail(dw);
-    wSumSq_ += q.tail(dw).cwiseProduct(q.tail(dw));
-    ++wCount_;
+    if (dw > 0) window_.add(q, d);
   };
   const bool first = stepSize_ == 0.0;
   const bool adapt = first || (options_.readaptEvery > 0 && calls_ % options_.readaptEvery == 0);
   ++calls_;
+  // At a re-adaptation the metric moves to the draws since the previous one (when there are
+  // enough), and the step size is adapted to it below.
+  if (adapt && !first && window_.n >= std::max<std::size_t>(50, 4 * (d_ + 2))) {
+    metricMoments_ = window_;
+    window_.reset(d, dw);
+  }
   setMetric();
   samplers::PhasePoint point(d + dw);
   point.q = position_;
@@ -114,7 +192,7 @@ Eigen::MatrixXd TiltedSampler::drawJoint(const FullNatural& cavity, double beta,
     samplers::StepSizeAdaptation adaptation(dual);
     adaptation.restart(stepSize_);
     double eps = stepSize_;
-    if (collect) wSum_.setZero(), wSumSq_.setZero(), wCount_ = 0;
+    if (collect) window_.reset(d, dw);
     for (std::size_t k = 0; k < transitions; ++k) {
       const samplers::TransitionStats s = nuts.transition(point, metric, eps, rng_);
       gradients_ += s.leapfrogs;
@@ -126,6 +204,7 @@ Eigen::MatrixXd TiltedSampler::drawJoint(const FullNatural& cavity, double beta,
   if (first && dw > 0) {
     // The first warm-up learns w's scales too: half with unit w scales, half with the learnt ones.
     adaptStepSize(options_.initialWarmup / 2, true);
+    metricMoments_ = window_;
     setMetric();
     adaptStepSize(options_.initialWarmup - options_.initialWarmup / 2, false);
   } else if (adapt) {
@@ -133,6 +212,7 @@ Eigen::MatrixXd TiltedSampler::drawJoint(const FullNatural& cavity, double beta,
   }
   Eigen::MatrixXd draws(d + dw, static_cast<Eigen::Index>(n));
   if (siteGradients != nullptr) siteGradients->resize(d, static_cast<Eigen::Index>(n));
+  if (projectedGradients != nullptr) projectedGradients->resize(d, static_cast<Eigen::Index>(n));
   for (std::size_t k = 0; k < n; ++k) {
     const samplers::TransitionStats s = nuts.transition(point, metric, stepSize_, rng_);
     gradients_ += s.leapfrogs;
@@ -142,6 +222,9 @@ Eigen::MatrixXd TiltedSampler::drawJoint(const FullNatural& cavity, double beta,
     if (siteGradients != nullptr)  // grad_z log p_i = eta1 + 2 eta2 z + grad_z f_i / beta
       siteGradients->col(static_cast<Eigen::Index>(k)) =
           beta * (point.gradient.head(d) - cavity.eta1 - 2.0 * (cavity.eta2 * point.q.head(d)));
+    if (projectedGradients != nullptr)
+      projectedGradients->col(static_cast<Eigen::Index>(k)) =
+          point.gradient.head(d) + regression.transpose() * point.gradient.tail(dw);
   }
   position_ = point.q;
   return draws;

@@ -6,8 +6,11 @@
 //
 // eta the cavity's natural parameters (theta - lambda_i / beta) and f_i the site's term of the
 // model (its data's log likelihood with the locals' prior). Each call continues the chain from
-// where the last one stopped. The diagonal metric takes z's variances from the current
-// approximation (the caller's) and w's from the chain's own running variances; the step size is
+// where the last one stopped. The metric's z block is the current approximation's covariance (or
+// its variances); w is given z by the linear regression of the chain's own w draws on its z draws
+// (samplers::MetricKind::Conditional: a local that moves with a global, as a group offset with the
+// intercept, moves along with it in one leapfrog), estimated over the draws between two
+// re-adaptations and used from the next; the step size is
 // adapted by dual averaging at the first call (a longer warm-up that also learns w's scales,
 // from z at the cavity's mean and w uniform on (-2, 2)) and every `readaptEvery` calls. At those calls
 // the chain's z may restart from a draw of the current approximation (the paper's suggestion for
@@ -40,11 +43,17 @@ class TiltedSampler {
   // Throws samplers::SamplerError when the chain cannot move (an improper tilted distribution).
   // With `siteGradients`, its column k is grad_z f_i(z, w) at draw k (the site term's gradient,
   // without the cavity and the power), which the sampler has computed anyway.
+  // With `projectedGradients`, its column k is grad_z log p_i + B' grad_w log p_i at draw k (the
+  // whole tilted density's gradient, along w moving with z by the metric's regression B of w on
+  // z, which does not depend on the draws of this call): Stein's identity with it is exact for a
+  // Gaussian tilted distribution whose w given z follows B (SampledSites.hpp, Reference).
   Eigen::MatrixXd draw(const FullNatural& cavity, double beta, const Eigen::VectorXd& zVariances, std::size_t n,
-                       const FullStandard* restartFrom = nullptr, Eigen::MatrixXd* siteGradients = nullptr);
+                       const FullStandard* restartFrom = nullptr, Eigen::MatrixXd* siteGradients = nullptr,
+                       Eigen::MatrixXd* projectedGradients = nullptr);
   // The same, returning the whole (z, w) of every draw (z in the first rows): the locals' moments.
   Eigen::MatrixXd drawJoint(const FullNatural& cavity, double beta, const Eigen::VectorXd& zVariances, std::size_t n,
-                            const FullStandard* restartFrom = nullptr, Eigen::MatrixXd* siteGradients = nullptr);
+                            const FullStandard* restartFrom = nullptr, Eigen::MatrixXd* siteGradients = nullptr,
+                            Eigen::MatrixXd* projectedGradients = nullptr);
 
   // A dense metric for z from now on: the approximation's covariance (the sites' tilted
   // distributions are near it; a diagonal metric on correlated globals needs long trajectories).
@@ -65,8 +74,16 @@ class TiltedSampler {
   std::mt19937_64 rng_;
   Eigen::VectorXd position_;       // (z, w), where the chain stands
   Eigen::MatrixXd zCovariance_;    // empty: diagonal metric
-  Eigen::VectorXd wSum_, wSumSq_;  // running moments of the w draws, for the metric
-  std::size_t wCount_ = 0;
+  // Moments of the chain's draws for the metric's w block: those since the last re-adaptation,
+  // and those the metric uses now.
+  struct JointMoments {
+    std::size_t n = 0;
+    Eigen::VectorXd z, w, ww;  // sums of z, w and w^2
+    Eigen::MatrixXd zz, wz;    // sums of z z' and w z'
+    void reset(Eigen::Index d, Eigen::Index dw);
+    void add(const Eigen::VectorXd& q, Eigen::Index d);
+  };
+  JointMoments window_, metricMoments_;
   double stepSize_ = 0.0;  // 0: not adapted yet
   std::size_t calls_ = 0, gradients_ = 0, divergences_ = 0;
 };
