@@ -41,7 +41,7 @@ constexpr double kEpStepPerSite = 0.1, kEpStartStepPerSite = 0.5;
 // noise of the updates grows with their autocorrelation. On Six Cities (2 sites of up to 300
 // locals) eps 0.1 falling to 0.02 over 3,000 iterations swung the means by 0.2 sd between
 // quarters and missed Stan's by up to 0.16 sd; 0.023 falling to 0.0046 over 13,000 iterations
-// meets 0.11 sd (docs/fitting.md, "EP").
+// missed by 0.066-0.071 sd (seeds 1-3; docs/fitting.md, "EP").
 constexpr double kEpManyLocals = 16.0;
 bool isEp(Algorithm a) { return a == Algorithm::Ep || a == Algorithm::EpEta || a == Algorithm::EpMu; }
 // Up to this many locals per partition, q(w_j | z) gets a unit-lower-triangular L_j (dw(dw - 1)/2

@@ -200,6 +200,7 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
   eo.step = choice.step;
   eo.startStep = choice.startStep;
   eo.decayIterations = choice.warmup;
+  eo.halvingIterations = choice.warmup;  // after it, the halvings' bias would stay in the average
   eo.beta = e.power;
   eo.iterations = choice.rounds;
   eo.inner = e.inner;
@@ -256,6 +257,7 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
     rec.metrics["sampler_steps"] = static_cast<double>(sampled.gradientEvaluations());
     rec.metrics["divergences"] = static_cast<double>(sampled.divergences());
     rec.metrics["skipped"] = static_cast<double>(run.skipped);
+    rec.metrics["damped_sweeps"] = static_cast<double>(run.damped);
     if (reference) rec.metrics["kl_to_reference"] = kl(q, referenceQ);
     result.trace.push_back(std::move(rec));
     if (afterRound) afterRound(result.trace.back(), choice);

@@ -65,7 +65,10 @@ const std::vector<std::string>& metricNames() {
   static const std::vector<std::string> names = {"diag", "dense"};
   return names;
 }
-std::string metricName(samplers::MetricKind m) { return metricNames().at(static_cast<std::size_t>(m)); }
+// Conditional is the EP site chains' own metric, not one a user chooses for NUTS.
+std::string metricName(samplers::MetricKind m) {
+  return m == samplers::MetricKind::Conditional ? "conditional" : metricNames().at(static_cast<std::size_t>(m));
+}
 samplers::MetricKind parseMetric(const std::string& name) {
   return parseName<samplers::MetricKind>(metricNames(), name, "metric");
 }

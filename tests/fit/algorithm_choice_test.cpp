@@ -1,6 +1,8 @@
 // The `--algorithm auto` rule (docs/fitting.md) and the checks of explicit choices.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <limits>
 
 #include "runtime/fit/AlgorithmChoice.hpp"
@@ -232,6 +234,17 @@ TEST(AlgorithmChoice, EpVariantsGetTheirStepsAndRefuseWhatTheyCannotServe) {
     EXPECT_NE(c.reason.find(algorithmName(a) + " as requested"), std::string::npos) << c.reason;
     EXPECT_NE(c.reason.find("60 partitions as sites"), std::string::npos) << c.reason;
   }
+  // Many locals per site (Six Cities: 2 silos of up to 300 children): both steps divided, and the
+  // iterations multiplied, by sqrt(300 / 16).
+  ModelShape two = shape(5, 2, 537);
+  two.maxLocalDim = 300;
+  FitOptions mu;
+  mu.algorithm = Algorithm::EpMu;
+  const AlgorithmChoice many = chooseAlgorithm(two, mu);
+  const double factor = std::sqrt(300.0 / 16.0);
+  EXPECT_DOUBLE_EQ(many.step, 0.02 / factor);
+  EXPECT_DOUBLE_EQ(many.startStep, 0.1 / factor);
+  EXPECT_EQ(many.rounds, 12991u);  // ceil(3000 sqrt(300 / 16))
   FitOptions ep;
   ep.algorithm = Algorithm::Ep;
   const AlgorithmChoice plain = chooseAlgorithm(sixty, ep);

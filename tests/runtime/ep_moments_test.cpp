@@ -116,6 +116,31 @@ TEST(SteinMoments, PowerDividesTheSiteTerm) {
 
 // Joint draws of (z, w) from a Gaussian with w | z = N(mean + C (z - m), R) give back C, the
 // conditional sds and L, within their Monte Carlo error for 40,000 draws.
+// For a Gaussian (z, w) whose z marginal is the reference q and whose w given z follows B, the
+// reference estimate is exact from any points at all: z + S G = m_z and the second moment is S,
+// with G = grad_z log p + B' grad_w log p. A sign slip in the cross term or the wrong B would miss.
+TEST(ReferenceMoments, ExactForAGaussianThatFollowsTheReference) {
+  std::mt19937_64 rng(4);
+  std::normal_distribution<double> normal;
+  const Eigen::Index d = 3, dw = 5;
+  Eigen::MatrixXd a(d + dw, d + dw);
+  for (Eigen::Index i = 0; i < a.size(); ++i) a.data()[i] = normal(rng);
+  const Eigen::MatrixXd sigma = a * a.transpose() + Eigen::MatrixXd::Identity(d + dw, d + dw);
+  Eigen::VectorXd mu(d + dw);
+  for (Eigen::Index i = 0; i < mu.size(); ++i) mu[i] = normal(rng);
+  const Eigen::MatrixXd precision = sigma.inverse();
+  const FullStandard q{mu.head(d), sigma.topLeftCorner(d, d)};
+  const Eigen::MatrixXd b = sigma.bottomLeftCorner(dw, d) * q.S.inverse();  // w's regression on z
+  Eigen::MatrixXd x(d + dw, 7);
+  for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = 3.0 * normal(rng);  // any points
+  const Eigen::MatrixXd grad = -precision * (x.colwise() - mu);
+  const Eigen::MatrixXd projected = grad.topRows(d) + b.transpose() * grad.bottomRows(dw);
+  const FullMean m = referenceMoments(q, x.topRows(d), projected);
+  const FullMean exact = toMean(q);
+  EXPECT_LT((m.m - exact.m).cwiseAbs().maxCoeff(), 1e-10);
+  EXPECT_LT((m.second - exact.second).cwiseAbs().maxCoeff(), 1e-10);
+}
+
 TEST(LocalsFromDraws, RecoversTheGaussianConditional) {
   const Eigen::Vector2d m(1.0, -2.0);
   Eigen::Matrix2d S;

@@ -45,12 +45,13 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
       // sources are independent); then the proposals are applied in site order.
       std::vector<std::optional<typename Family::Mean>> muHats(sites);
       std::vector<std::string> skipWhy(sites);
-      std::vector<bool> properBefore(sites, false);
+      // Which cavities are distributions where this sweep starts (the halving rule keeps them so).
+      std::vector<char> properBefore(sites, 0);
+      for (std::size_t i = 0; i < sites; ++i)
+        properBefore[i] = checkDistribution(tiltedNatural(sum, r.sites[i], o.beta)).ok() ? 1 : 0;
       auto one = [&](std::size_t i) {
         const Natural cavity = tiltedNatural(theta, r.sites[i], o.beta);
-        const Validity ok = checkDistribution(cavity);
-        properBefore[i] = ok.ok();
-        if (o.requireProperCavity && !ok) {
+        if (Validity ok = checkDistribution(cavity); o.requireProperCavity && !ok) {
           skipWhy[i] = "its cavity theta - lambda / beta is not a distribution (" + ok.reason + ")";
           return;
         }
@@ -105,8 +106,10 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
       };
       Sweep done = sweep(step);
       std::size_t halvings = 0;
-      std::optional<std::size_t> lost = lostCavity(done);
-      while (lost && halvings < o.maxHalvings) {
+      const std::optional<std::size_t> lostAtFullStep = lostCavity(done);
+      std::optional<std::size_t> lost = lostAtFullStep;
+      const std::size_t maxHalvings = it <= o.halvingIterations ? o.maxHalvings : 0;
+      while (lost && halvings < maxHalvings) {
         ++halvings;
         Sweep smaller = sweep(step * std::ldexp(1.0, -static_cast<int>(halvings)));
         lost = lostCavity(smaller);
@@ -117,7 +120,7 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
       if (halvings > 0)
         r.events.push_back("iteration " + std::to_string(it) + ": " +
                            (lost ? "halving the sweep's step " + std::to_string(halvings) +
-                                       " times did not keep " + nameOf(*lost) +
+                                       " times did not keep " + nameOf(*lostAtFullStep) +
                                        "'s cavity a distribution; the sweep was applied with its own step"
                                  : "the sweep's step was halved " + std::to_string(halvings) +
                                        " time(s) to keep every cavity a distribution"));

@@ -17,8 +17,9 @@
 // the site keeps its factor. A sweep after which a cavity that was a distribution is one no more
 // (a site claiming more precision than the rest of the approximation holds: with few sites, one
 // noisy update can do it) is redone from the same moments with half the step, up to
-// `maxHalvings` times; if none helps, it is applied with its own step (and that site is skipped
-// while its cavity is improper). Both are logged, and the damped sweeps counted. Without it, the next sweep would skip that site, and
+// `maxHalvings` times (in the first `halvingIterations`); if none helps, it is applied with its
+// own step (and that site is skipped while its cavity is improper). Either way one event is
+// logged, and the damped sweeps are counted. Without it, the next sweep would skip that site, and
 // EP with few sites swings from one improper cavity to the next instead of settling.
 #include <cstddef>
 #include <functional>
@@ -58,8 +59,12 @@ struct EpOptions {
   // Skip a site whose cavity is not a distribution: a sampler of the tilted distribution needs a
   // proper one unless the likelihood alone makes it proper.
   bool requireProperCavity = true;
-  // Halvings of a sweep's step to keep proper cavities proper (0: apply the sweep as it is).
+  // Halvings of a sweep's step to keep proper cavities proper (0: apply the sweep as it is), in
+  // the first `halvingIterations` iterations. Whether a sweep is halved depends on its draws (an
+  // update that takes precision away is shortened, one that adds it is not), which biases the
+  // fixed point towards too narrow an approximation: a fit allows it only while it warms up.
   std::size_t maxHalvings = 4;
+  std::size_t halvingIterations = static_cast<std::size_t>(-1);
   // Sites whose moments are computed at once, each on its own thread (the moments source must
   // allow calls for different sites at the same time; SampledSites does). The result does not
   // depend on it.

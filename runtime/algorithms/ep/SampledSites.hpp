@@ -45,7 +45,8 @@ namespace pvi::algorithms::ep {
 //          which makes the identity exact for a Gaussian (z, w) whose w given z follows B; z's
 //          gradient alone carries the locals' noise. On Six Cities (2 sites) at 3,000
 //          iterations it took the worst mean error over three seeds from 0.09-0.19 sd (the
-//          draws' moments) to 0.07.
+//          draws' moments) to 0.07. Before the first setApproximation there is no q, and the
+//          draws' own moments are used.
 enum class MomentEstimator { Draws, Stein, Adaptive, Reference };
 inline constexpr double kSteinMaxShare = 0.3;  // the default of SampledSites::setSteinMaxShare
 

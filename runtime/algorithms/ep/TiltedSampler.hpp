@@ -7,10 +7,12 @@
 // eta the cavity's natural parameters (theta - lambda_i / beta) and f_i the site's term of the
 // model (its data's log likelihood with the locals' prior). Each call continues the chain from
 // where the last one stopped. The metric's z block is the current approximation's covariance (or
-// its variances); w is given z by the linear regression of the chain's own w draws on its z draws
-// (samplers::MetricKind::Conditional: a local that moves with a global, as a group offset with the
-// intercept, moves along with it in one leapfrog), estimated over the draws between two
-// re-adaptations and used from the next; the step size is
+// its variances), or the chain's own z covariance where the approximation is more than twice as
+// wide in sd (at the start, when it is the prior); w is given z by the linear regression of the
+// chain's own w draws on its z draws (samplers::MetricKind::Conditional: a local that moves with a
+// global, as a group offset with the intercept, moves along with it in one leapfrog), estimated
+// over the draws between two re-adaptations (the first window also holds the first warm-up's
+// last 100 draws) and used from the next; the step size is
 // adapted by dual averaging at the first call (a longer warm-up that also learns w's scales,
 // from z at the cavity's mean and w uniform on (-2, 2)) and every `readaptEvery` calls. At those calls
 // the chain's z may restart from a draw of the current approximation (the paper's suggestion for

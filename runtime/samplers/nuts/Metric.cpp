@@ -81,10 +81,10 @@ void EuclideanMetric::velocity(const Eigen::VectorXd& p, Eigen::VectorXd& v) con
     v.noalias() = inverse_ * p;
   } else {  // v = L (L' p), L' = [[Lz', Lz' B'], [0, diag(s)]]
     const Eigen::Index d = lower_.rows(), dw = dim() - d;
-    thread_local Eigen::VectorXd u;
+    thread_local Eigen::VectorXd u, lu;
     u.noalias() = p.head(d) + regression_.transpose() * p.tail(dw);
-    u = lower_.transpose().triangularView<Eigen::Upper>() * u;
-    v.head(d).noalias() = lower_.triangularView<Eigen::Lower>() * u;
+    lu.noalias() = lower_.transpose().triangularView<Eigen::Upper>() * u;
+    v.head(d).noalias() = lower_.triangularView<Eigen::Lower>() * lu;
     v.tail(dw).noalias() = regression_ * v.head(d);
     v.tail(dw).array() += residualSd_.array().square() * p.tail(dw).array();
   }

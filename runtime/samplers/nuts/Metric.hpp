@@ -32,7 +32,7 @@ class EuclideanMetric {
   // w's residual variances s^2 (dim - d).
   void setInverseConditional(const Eigen::MatrixXd& zCovariance, const Eigen::MatrixXd& regression,
                              const Eigen::VectorXd& residualVariances);
-  // The diagonal of M^{-1} (either kind), and the whole M^{-1} (dense kind only).
+  // The diagonal of M^{-1} (every kind), and the whole M^{-1} (dense kind only).
   const Eigen::VectorXd& inverseDiagonal() const { return inverseDiagonal_; }
   const Eigen::MatrixXd& inverseDense() const { return inverse_; }
 
