@@ -1,6 +1,7 @@
 #include "runtime/algorithms/ep/EpUpdates.hpp"
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <stdexcept>
 #include <string>
 
@@ -110,6 +111,17 @@ MeanFieldNatural unbiasedNaturalDiagonal(const Eigen::MatrixXd& Z) {
   if (!(v > 0.0).all()) throw std::invalid_argument("a coordinate of the draws has no spread");
   const Eigen::ArrayXd p = static_cast<double>(n - 3) / static_cast<double>(n - 1) / v;
   return {(p * m.array()).matrix(), (-0.5 * p).matrix()};
+}
+
+std::optional<Eigen::VectorXd> relativeEigenvalues(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  const Eigen::LLT<Eigen::MatrixXd> lb(b);
+  if (lb.info() != Eigen::Success) return std::nullopt;
+  const Eigen::MatrixXd l = lb.matrixL();
+  const Eigen::MatrixXd whitened =
+      l.triangularView<Eigen::Lower>().solve(l.triangularView<Eigen::Lower>().solve(a).transpose());
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (whitened + whitened.transpose()),
+                                                           Eigen::EigenvaluesOnly);
+  return eig.eigenvalues();
 }
 
 }  // namespace pvi::algorithms::ep

@@ -16,6 +16,8 @@
 // rather than the sites. With exact moments all three share EP's fixed point (mu_hat_i = mu for
 // every site). Each function returns the new lambda_i; the caller keeps theta = eta_0 + sum and
 // refuses an update after which theta is not a distribution.
+#include <optional>
+
 #include "runtime/families/Gaussian.hpp"
 
 namespace pvi::algorithms::ep {
@@ -48,5 +50,9 @@ MeanFieldNatural updateSite(Variant v, const MeanFieldNatural& lambda, const Mea
 // naming both numbers otherwise.
 FullNatural unbiasedNatural(const Eigen::MatrixXd& Z);
 MeanFieldNatural unbiasedNaturalDiagonal(const Eigen::MatrixXd& Z);
+
+// The eigenvalues of b^{-1/2} a b^{-1/2} (a and b symmetric, b positive definite): how a compares
+// with b direction by direction. Nothing when b is not positive definite.
+std::optional<Eigen::VectorXd> relativeEigenvalues(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);
 
 }  // namespace pvi::algorithms::ep

@@ -1,6 +1,5 @@
 #include "runtime/algorithms/ep/SampledSites.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -75,15 +74,9 @@ TiltedMoments<FullGaussian> SampledSites::moments() {
 }
 
 double siteShare(const FullNatural& theta, const FullNatural& cavity) {
-  const Eigen::LLT<Eigen::MatrixXd> p(-2.0 * cavity.eta2);
-  if (p.info() != Eigen::Success) return INFINITY;
-  const Eigen::MatrixXd site = -2.0 * (theta.eta2 - cavity.eta2);  // the site's precision lambda / beta
-  const Eigen::MatrixXd l = p.matrixL();
-  const Eigen::MatrixXd whitened =
-      l.triangularView<Eigen::Lower>().solve(l.triangularView<Eigen::Lower>().solve(site).transpose());
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (whitened + whitened.transpose()),
-                                                           Eigen::EigenvaluesOnly);
-  return eig.eigenvalues().cwiseAbs().maxCoeff();
+  // the site's precision lambda / beta against the cavity's
+  const std::optional<Eigen::VectorXd> e = relativeEigenvalues(-2.0 * (theta.eta2 - cavity.eta2), -2.0 * cavity.eta2);
+  return e ? e->cwiseAbs().maxCoeff() : INFINITY;
 }
 
 void SampledSites::setApproximation(const FullStandard& q, bool restart) {

@@ -1,11 +1,11 @@
 #include "runtime/algorithms/ep/TiltedSampler.hpp"
 
 #include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
+#include "runtime/algorithms/ep/EpUpdates.hpp"
 #include "runtime/samplers/nuts/InitialStepSize.hpp"
 #include "runtime/samplers/nuts/Metric.hpp"
 #include "runtime/samplers/nuts/StepSizeAdaptation.hpp"
@@ -75,17 +75,10 @@ WGivenZ wGivenZ(std::size_t n, const Eigen::VectorXd& zs, const Eigen::VectorXd&
   return r;
 }
 
-// Whether a has a variance more than `ratio` times b's along some direction: the largest
-// eigenvalue of b^{-1/2} a b^{-1/2}.
+// Whether a has a variance more than `ratio` times b's along some direction.
 bool widerThan(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, double ratio) {
-  const Eigen::LLT<Eigen::MatrixXd> lb(b);
-  if (lb.info() != Eigen::Success) return false;
-  const Eigen::MatrixXd l = lb.matrixL();
-  const Eigen::MatrixXd x = l.triangularView<Eigen::Lower>().solve(a);
-  const Eigen::MatrixXd whitened = l.triangularView<Eigen::Lower>().solve(x.transpose());
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (whitened + whitened.transpose()),
-                                                           Eigen::EigenvaluesOnly);
-  return eig.eigenvalues().maxCoeff() > ratio;
+  const std::optional<Eigen::VectorXd> e = relativeEigenvalues(a, b);
+  return e && e->maxCoeff() > ratio;
 }
 
 }  // namespace
