@@ -68,7 +68,7 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
       ->capture_default_str();
   cmd.add_option("--ep-start-step", f.fit.ep.startStep,
                  "ep-eta, ep-mu: step at the first iteration, falling to --ep-step over the first tenth (0: auto, "
-                 "min(0.1, 0.5 / sites))")
+                 "min(0.1, 0.5 / sites), until some cavity keeps less than half of the approximation)")
       ->capture_default_str();
   cmd.add_option("--ep-samples", f.fit.ep.samples,
                  "ep, ep-eta, ep-mu: tilted draws per site update (0: auto, 1 for ep-eta and ep-mu; ep needs more "

@@ -12,11 +12,10 @@ namespace {
 // Above this global dimension a full covariance costs too much per message (D(D+3)/2 numbers)
 // and per local step (a D x D Cholesky), so auto uses the mean-field family.
 constexpr std::size_t kFullCovarianceMaxDim = 200;
-// "A small global dimension" in the design's rule: EP-mu would be preferred below it. Auto does
-// not pick it yet: it settles on the contraception example (60 sites, one local each) but not on
-// Six Cities (2 sites of about 270 locals) or the EP paper's own hierarchical logistic regression
-// (16 sites of 4 locals), where the sites' cavities stop being distributions (docs/fitting.md,
-// "EP"); a rule that told these apart from the model's shape alone would be a guess.
+// "A small global dimension" in the design's rule: EP-mu would be preferred below it. Auto keeps
+// SFVI: on the three hierarchical examples where both run (contraception, Six Cities, the EP
+// paper's logistic regression) SFVI's means and sds are as close to Stan's as EP-mu's or closer,
+// in the same time or less (docs/fitting.md, "`auto` and EP"); auto's line names EP-mu.
 constexpr std::size_t kSmallGlobalDim = 20;
 constexpr std::size_t kDefaultRounds = 30;
 // SFVI with many locals in a partition (above kCorrelatedLocalsMaxDim) refines its draws per
@@ -34,7 +33,10 @@ constexpr std::size_t kDefaultEpIterations = 3000;
 constexpr double kDefaultEpDamping = 0.5;
 // EP-eta's and EP-mu's eps: c / J for J sites. Each site's update carries noise of the size of
 // the whole posterior whatever its share of the data, so theta's noise grows with the number of
-// sites; the warm-up's larger step gets near the fixed point first.
+// sites. The warm-up's larger step gets near the fixed point first, while every cavity keeps
+// more than half of the approximation's precision (runtime/fit/FitEp.cpp, kEpStartMargin): on the
+// EP paper's hierarchical logistic regression (16 sites) one sweep at 0.5 / J already leaves a
+// cavity keeping 0.05 of it, and continuing lost the cavities within 40 iterations in most runs.
 constexpr double kEpStepPerSite = 0.1, kEpStartStepPerSite = 0.5;
 // Both divided, and the iterations multiplied, by sqrt(dw / 16) for dw > 16 locals per site: a
 // site's chain over many locals mixes slowly, its consecutive draws repeat one another, and the
@@ -43,6 +45,11 @@ constexpr double kEpStepPerSite = 0.1, kEpStartStepPerSite = 0.5;
 // quarters and missed Stan's by up to 0.16 sd; 0.023 falling to 0.0046 over 13,000 iterations
 // missed by 0.066-0.071 sd (seeds 1-3; docs/fitting.md, "EP").
 constexpr double kEpManyLocals = 16.0;
+// The iterations are multiplied by the larger of that factor and sqrt(64 / J) (1 to 4): the
+// averaged approximation's noise is each site's noise over the J sites, so fewer sites need a
+// longer average. On the EP paper's hierarchical logistic regression (16 sites) 3,000 iterations
+// left the averages of the last two quarters 0.13-0.35 sd apart (seeds 1-4).
+constexpr double kEpAveragingSites = 64.0;
 bool isEp(Algorithm a) { return a == Algorithm::Ep || a == Algorithm::EpEta || a == Algorithm::EpMu; }
 // Up to this many locals per partition, q(w_j | z) gets a unit-lower-triangular L_j (dw(dw - 1)/2
 // parameters, O(dw^2) work per draw); beyond it L_j = I with a sinh-arcsinh shape per local
@@ -195,7 +202,9 @@ AlgorithmChoice chooseEp(const ModelShape& shape, const FitOptions& o, const Mem
   c.rounds = o.rounds != 0 ? o.rounds
              : a == Algorithm::Ep
                  ? kDefaultEpIterations
-                 : static_cast<std::size_t>(std::ceil(static_cast<double>(kDefaultEpIterations) * localsFactor));
+                 : static_cast<std::size_t>(std::ceil(
+                       static_cast<double>(kDefaultEpIterations) *
+                       std::max(localsFactor, std::clamp(std::sqrt(kEpAveragingSites / sites), 1.0, 4.0))));
   if (o.roundBudget) c.rounds = std::min(c.rounds, *o.roundBudget);
   c.warmup = c.rounds / 10;
   c.damping = c.step;
@@ -323,7 +332,7 @@ AlgorithmChoice chooseAlgorithm(const ModelShape& shape, const FitOptions& o, co
       why << algorithmName(c.algorithm) << ": the model has local latents"
           << (o.roundBudget ? " and the communication rounds are capped" : "")
           << (shape.globalDim <= kSmallGlobalDim
-                  ? " (ep-mu, with --algorithm ep-mu, is often closer; auto does not pick it yet)"
+                  ? " (--algorithm ep-mu is the alternative; docs/fitting.md, \"EP\", compares the two)"
                   : "");
     else
       why << algorithmName(c.algorithm) << " as requested";

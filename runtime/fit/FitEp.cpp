@@ -43,6 +43,12 @@ constexpr Eigen::Index kCorrelatedLocalsMaxDim = 64;
 // twice its sd: a 15% change between quarters is about 7% of noise in the reported sd.
 constexpr double kDriftMean = 0.1;
 constexpr double kDriftSd = 0.15;
+// EpOptions::startMargin: the warm-up's larger start ends when a cavity keeps less than half of
+// the approximation's precision in some direction.
+constexpr double kEpStartMargin = 0.5;
+// EpOptions::backoffMargin: before the average, the step halves for good when the smallest
+// cavity margin falls below a tenth of its own moving average.
+constexpr double kEpBackoffMargin = 0.1;
 
 Variant variantOf(Algorithm a) {
   return a == Algorithm::Ep ? Variant::Ep : a == Algorithm::EpEta ? Variant::EpEta : Variant::EpMu;
@@ -164,7 +170,8 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
   to.seed = o.seed;
   algorithms::ep::SampledSites sampled(sites, choice.samples, to);
   sampled.setUnbiasedNatural(choice.algorithm == Algorithm::Ep);
-  sampled.setMomentEstimator(algorithms::ep::MomentEstimator::Draws);
+  // The warm-up's moments: each site's least noisy estimator so far (SampledSites.hpp).
+  sampled.setMomentEstimator(algorithms::ep::MomentEstimator::LeastNoisy);
 
   // The start: theta = the prior. A prior that is not Gaussian is replaced by the Gaussian with
   // its moments (from draws of a chain on the prior alone; N(0, I) when they cannot be had), split
@@ -202,6 +209,11 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
   eo.decayIterations = choice.warmup;
   eo.halvingIterations = choice.warmup;  // after it, the halvings' bias would stay in the average
   eo.beta = e.power;
+  if (eo.variant != algorithms::ep::Variant::Ep) {  // plain EP's damping is its own business
+    eo.startMargin = kEpStartMargin;
+    eo.backoffMargin = kEpBackoffMargin;
+    eo.backoffIterations = choice.rounds / 2;  // not into the average
+  }
   eo.iterations = choice.rounds;
   eo.inner = e.inner;
   eo.siteName = [&](std::size_t j) { return "partition " + model.partitionLabel(j) + "'s site"; };
@@ -227,7 +239,9 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
     const FullStandard q = toStandard(t);
     sampled.setApproximation(q, e.restart);
     // After the warm-up, Stein's estimator for the sites that are a small part of their tilted
-    // distributions (SampledSites.hpp): with many sites it removes most of the noise.
+    // distributions and the reference's for the others (SampledSites.hpp): with many sites it
+    // removes most of the noise. (Not the least noisy one: its choice follows the draws, and
+    // the second half's average would keep that choice's bias.)
     if (it == std::max<std::size_t>(eo.decayIterations, 1))
       sampled.setMomentEstimator(algorithms::ep::MomentEstimator::Adaptive);
     third.add(it, t);

@@ -121,12 +121,13 @@ INSTANTIATE_TEST_SUITE_P(Skewed, SixCities, ::testing::Values("", " --algorithm 
                          [](const auto& info) { return std::string(*info.param ? "Pvi" : "Auto"); });
 
 // EP-mu with its defaults on two sites of up to 300 locals each: the step falls from 0.023 to
-// 0.0046 over 13,000 iterations (AlgorithmChoice's many-locals rule), the metric moves each
-// child's intercept with the globals, and the dominant sites' moments use Stein's identity
-// against q (SampledSites.hpp, Reference). Measured over seeds 1-3 with 10,000 draws: worst
-// |mean error| 0.066-0.071 sd, sds 0.956-1.020 of Stan's (docs/fitting.md, "EP"). The verdict may
-// say "not converged" (the quarters' means differ by 0.11-0.12 sd on seeds 2 and 3), and the joint
-// k-hat over 600 locals from 2,000 draws per site warns; neither is asserted.
+// 0.0046 over 13,000 iterations (AlgorithmChoice's many-locals rule; the larger start ends near
+// iteration 90, when a cavity keeps half of theta), the metric moves each child's intercept with
+// the globals, and the dominant sites' moments use Stein's identity against q (SampledSites.hpp,
+// Reference). Measured over seeds 1-3 with 10,000 draws: worst |mean error| 0.040-0.093 sd, sds
+// 0.935-1.012 of Stan's (docs/fitting.md, "EP"). The verdict may say "not converged" (the
+// quarters' means differ by 0.12-0.13 sd on seeds 2 and 3), and the joint k-hat over 600 locals
+// from 2,000 draws per site warns; neither is asserted.
 TEST(SixCitiesEp, EpMuDefaultsMatchStansLongRun) {
   TempDir dir;
   const Fit r = fit(dir, "six_cities", " --data @/data.json --partition-data @/data_per_silo.csv --algorithm ep-mu");
@@ -134,6 +135,27 @@ TEST(SixCitiesEp, EpMuDefaultsMatchStansLongRun) {
   ASSERT_FALSE(r.summary.is_null()) << r.process.err;
   const auto [meanErr, sdErr] = compare(r, readReference("six_cities.csv"), "six cities, ep-mu");
   EXPECT_LE(meanErr, 0.1);
+  EXPECT_LE(sdErr, -std::log(0.85));
+}
+
+// EP-mu with its defaults on the EP paper's own hierarchical logistic regression (16 sites of 4
+// locals, log-variance globals: examples/ep_hierarchical_logistic) against Stan's NUTS
+// (tests/reference/make_ep_logistic.R). Before the backoff and the warm-up's moment choice it
+// failed ("EP did not settle") on most seeds. EP's own fixed point here is about 7%
+// narrower than the posterior in the sds (with 32 draws per update, seeds 1 and 4 agree on
+// 0.92-0.95), so the bounds are the fit's: it must finish, every sd within 15% of Stan's, and every
+// mean within 0.2 reference sd. Seeds 1-6 with 10,000 draws: worst mean errors 0.039-0.103 sd, sds 0.907-1.004 (the
+// averages of the last two quarters differ by 0.12-0.21 sd on most seeds, so the verdict may say
+// "not converged"; it is not asserted).
+TEST(EpPaperLogistic, EpMuDefaultsMatchStansLongRun) {
+  TempDir dir;
+  const Fit r = fit(dir, "ep_hierarchical_logistic",
+                    " --data @/data.json --partition-data @/data_per_group.csv --algorithm ep-mu");
+  ASSERT_EQ(r.process.exitCode, 0) << r.process.err;
+  ASSERT_FALSE(r.summary.is_null()) << r.process.err;
+  const auto [meanErr, sdErr] =
+      compare(r, readReference("ep_hierarchical_logistic.csv"), "the EP paper's logistic regression, ep-mu");
+  EXPECT_LE(meanErr, 0.2);
   EXPECT_LE(sdErr, -std::log(0.85));
 }
 

@@ -229,7 +229,8 @@ TEST(AlgorithmChoice, EpVariantsGetTheirStepsAndRefuseWhatTheyCannotServe) {
     EXPECT_EQ(c.family, FamilyKind::Full);
     EXPECT_EQ(c.samples, 1u);
     EXPECT_DOUBLE_EQ(c.step, 0.1 / 60);       // 0.1 / sites
-    EXPECT_DOUBLE_EQ(c.startStep, 0.5 / 60);  // 0.5 / sites
+    EXPECT_DOUBLE_EQ(c.startStep, 0.5 / 60);  // min(0.1, 0.5 / sites)
+    EXPECT_EQ(c.rounds, 3099u);               // ceil(3000 sqrt(64 / 60))
     EXPECT_EQ(c.warmup, c.rounds / 10);
     EXPECT_NE(c.reason.find(algorithmName(a) + " as requested"), std::string::npos) << c.reason;
     EXPECT_NE(c.reason.find("60 partitions as sites"), std::string::npos) << c.reason;
@@ -243,8 +244,16 @@ TEST(AlgorithmChoice, EpVariantsGetTheirStepsAndRefuseWhatTheyCannotServe) {
   const AlgorithmChoice many = chooseAlgorithm(two, mu);
   const double factor = std::sqrt(300.0 / 16.0);
   EXPECT_DOUBLE_EQ(many.step, 0.02 / factor);
-  EXPECT_DOUBLE_EQ(many.startStep, 0.1 / factor);
-  EXPECT_EQ(many.rounds, 12991u);  // ceil(3000 sqrt(300 / 16))
+  EXPECT_DOUBLE_EQ(many.startStep, 0.1 / factor);  // min(0.1, 0.5 / 2) / factor
+  EXPECT_EQ(many.rounds, 12991u);                   // ceil(3000 sqrt(300 / 16))
+  // Fewer sites, few locals (the EP paper's hierarchical logistic regression: 16 groups of 4
+  // coefficients): the iterations multiplied by sqrt(64 / 16) for a longer average.
+  ModelShape sixteen = shape(8, 16, 64);
+  sixteen.maxLocalDim = 4;
+  const AlgorithmChoice groups = chooseAlgorithm(sixteen, mu);
+  EXPECT_DOUBLE_EQ(groups.step, 0.1 / 16);
+  EXPECT_DOUBLE_EQ(groups.startStep, 0.5 / 16);
+  EXPECT_EQ(groups.rounds, 6000u);
   FitOptions ep;
   ep.algorithm = Algorithm::Ep;
   const AlgorithmChoice plain = chooseAlgorithm(sixty, ep);

@@ -166,9 +166,9 @@ TEST(Clutter, OneNutsDrawPerUpdateReachesEpsSolution) {
     SampledSites sampled(c.sites, 1, so);
     EpOptions<FullGaussian> o;
     o.variant = v;
-    // A fit's defaults for 5 sites (runtime/fit/AlgorithmChoice.cpp): eps 0.5 / sites falling to
-    // 0.1 / sites over the first tenth, then Stein's estimator for the sites that are a small
-    // part of their tilted distributions (runtime/fit/FitEp.cpp).
+    // eps 0.5 / sites falling to 0.1 / sites over the first tenth with the draws' own moments, then
+    // Stein's estimator for the sites that are a small part of their tilted distributions (a fit
+    // also picks the least noisy estimator in the warm-up and backs off; runtime/fit/FitEp.cpp).
     o.step = 0.02;
     o.startStep = 0.1;
     o.iterations = 4000;

@@ -180,5 +180,38 @@ TEST(LocalsFromDraws, RefusesFewerDrawsThanDimensions) {
   }
 }
 
+
+// Three estimators of a drifting target with noise sds 1, 0.5 and 2 in 6 coordinates: after its
+// warm-up the record picks the second, whose moving variance is near 6 x 0.25 (the drift adds
+// the same, about 0.2, to every estimator's); before it, the first. An estimator that never gave
+// an estimate is never picked.
+TEST(EstimatorNoise, PicksTheEstimatorWithTheLeastSpread) {
+  EstimatorNoise noise(3, 0.05, 3);
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> normal;
+  const double sds[3] = {1.0, 0.5, 2.0};
+  for (int t = 0; t < 400; ++t) {
+    const Eigen::VectorXd target = Eigen::VectorXd::Constant(6, 0.01 * t);
+    for (std::size_t k = 0; k < 3; ++k) {
+      Eigen::VectorXd x = target;
+      for (Eigen::Index j = 0; j < x.size(); ++j) x(j) += sds[k] * normal(rng);
+      noise.add(k, x);
+    }
+    if (t < 3) EXPECT_EQ(noise.choice(), 0u) << "update " << t;  // still warming up
+    noise.endUpdate();
+  }
+  EXPECT_EQ(noise.choice(), 1u);
+  // The moving variance of 20 effective updates: 6 sd^2 within a loose factor of its noise.
+  EXPECT_NEAR(noise.variance(1), 6 * 0.25, 0.8);
+  EXPECT_NEAR(noise.variance(2), 6 * 4.0, 12.0);
+  EstimatorNoise partial(3, 0.05, 0);
+  partial.add(1, Eigen::VectorXd::Ones(2));  // estimator 0 never reported
+  partial.add(1, Eigen::VectorXd::Zero(2));
+  partial.endUpdate();
+  EXPECT_EQ(partial.choice(), 1u);
+  EXPECT_THROW(EstimatorNoise(0), std::invalid_argument);
+  EXPECT_THROW(EstimatorNoise(3, 1.5), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace pvi::algorithms::ep

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
+#include <cmath>
 #include <iostream>
+#include <memory>
 #include <random>
 
 #include "runtime/algorithms/ep/Ep.hpp"
@@ -292,6 +294,103 @@ TEST(EpLoop, HalvesASweepThatWouldLeaveACavityImproper) {
   EXPECT_EQ(plain.damped, 0u);
   EXPECT_TRUE(checkDistribution(plain.theta).ok());
   EXPECT_FALSE(checkDistribution(tiltedNatural(plain.theta, plain.sites[1], 1.0)).ok());
+}
+
+
+// One dimension, prior N(0, 1), Gaussian sites with exact moments. Site 1 has precision 20, site
+// 2 precision 1: at the fixed point theta's precision is 22 and site 1's cavity keeps 2 / 22.
+//  - A start margin of 0.5 ends the warm-up's larger start (0.5 falling to 0.1 over 1,000
+//    iterations) as soon as site 1's cavity keeps less than half: one event, the final step from
+//    then on, no halving.
+//  - A backoff margin of 0.1 does not halve the step at a fixed point where a cavity keeps little
+//    (2 / 202 below: the state, not an excursion from it; the rule is relative to the margin's
+//    own moving average).
+//  - When site 1's precision jumps from 2 to 200 at its 300th update, its cavity's share falls
+//    from 0.5 to 0.01 within a few dozen iterations, faster than the moving average follows: the
+//    step halves (and again 100 iterations later while the margin stays below a tenth of its
+//    average), but not after backoffIterations.
+// None of it moves the fixed point. (Events read "iteration <k>: ...".)
+TEST(EpLoop, BacksOffTheStepWhenACavityNearsItsEdge) {
+  const auto gaussian = [](double mean, double precision) {
+    return toNatural(
+        FullStandard{Eigen::VectorXd::Constant(1, mean), Eigen::MatrixXd::Constant(1, 1, 1.0 / precision)});
+  };
+  const FullNatural prior = gaussian(0.0, 1.0), weak = gaussian(-1.0, 1.0);
+  const auto sitesWith = [&](double before, double after, std::size_t jumpAt) {
+    auto calls = std::make_shared<std::size_t>(0);
+    return TiltedMoments<FullGaussian>([=](std::size_t i, const FullNatural& cavity, double) {
+      const bool jumped = i == 0 && (*calls)++ >= jumpAt;
+      const FullNatural site = i == 0 ? gaussian(0.5, jumped ? after : before) : weak;
+      return std::optional<FullMean>(toMean(toStandard(cavity + site)));
+    });
+  };
+  const auto firstIteration = [](const std::string& event) { return std::stoul(event.substr(10)); };
+
+  EpOptions<FullGaussian> o;
+  o.variant = Variant::EpMu;
+  o.step = 0.1;
+  o.startStep = 0.5;
+  o.decayIterations = 1000;
+  o.iterations = 600;
+  o.startMargin = 0.5;
+  o.backoffMargin = 0.1;
+  const EpResult<FullGaussian> start = runEp<FullGaussian>(prior, 2, sitesWith(20.0, 20.0, 0), o);
+  EXPECT_TRUE(start.startAbandoned);
+  EXPECT_EQ(start.backoffs, 0u);
+  ASSERT_EQ(start.events.size(), 1u);
+  EXPECT_NE(start.events[0].find("site 1's cavity keeps 0.4"), std::string::npos) << start.events[0];
+  EXPECT_NE(start.events[0].find("the final one from now on (0.1"), std::string::npos) << start.events[0];
+  EXPECT_LT(firstIteration(start.events[0]), 20u) << start.events[0];
+  EXPECT_NEAR(-2.0 * start.theta.eta2(0, 0), 22.0, 1e-9);
+  EXPECT_NEAR(toStandard(start.theta).m(0), (20.0 * 0.5 - 1.0) / 22.0, 1e-9);
+
+  o.startStep = 0.0;  // the final step throughout
+  o.iterations = 1500;
+  const EpResult<FullGaussian> jump = runEp<FullGaussian>(prior, 2, sitesWith(2.0, 200.0, 300), o);
+  ASSERT_GE(jump.backoffs, 1u);
+  EXPECT_DOUBLE_EQ(jump.stepScale, std::ldexp(1.0, -static_cast<int>(jump.backoffs)));
+  ASSERT_EQ(jump.events.size(), jump.backoffs);
+  EXPECT_NE(jump.events[0].find("halved from now on (0.05"), std::string::npos) << jump.events[0];
+  EXPECT_GT(firstIteration(jump.events[0]), 300u) << jump.events[0];
+  EXPECT_LT(firstIteration(jump.events[0]), 400u) << jump.events[0];
+  EXPECT_NEAR(-2.0 * jump.theta.eta2(0, 0), 202.0, 1e-6);
+
+  o.backoffIterations = 300;  // the same jump after them: no halving
+  const EpResult<FullGaussian> late = runEp<FullGaussian>(prior, 2, sitesWith(2.0, 200.0, 300), o);
+  EXPECT_EQ(late.backoffs, 0u);
+  EXPECT_TRUE(late.events.empty());
+  EXPECT_NEAR(-2.0 * late.theta.eta2(0, 0), 202.0, 1e-6);
+
+  // A low margin that is the fixed point's own: from the exact sites, site 1's cavity keeps
+  // 2 / 202 throughout, and nothing halves. (From flat sites the approach itself, a margin
+  // falling from 1 to 0.01 faster than its average follows, can halve the step once.)
+  o.backoffIterations = static_cast<std::size_t>(-1);
+  const EpResult<FullGaussian> steady =
+      runEp<FullGaussian>(prior, 2, sitesWith(200.0, 200.0, 0), o, {gaussian(0.5, 200.0), weak});
+  EXPECT_EQ(steady.backoffs, 0u);
+  EXPECT_NEAR(-2.0 * steady.theta.eta2(0, 0), 202.0, 1e-6);
+}
+
+// The fraction of theta's precision a cavity keeps, direction by direction.
+TEST(EpUpdates, CavityMarginIsTheSmallestShareTheCavityKeeps) {
+  const auto full = [](Eigen::Vector2d precision) {
+    return FullNatural{Eigen::VectorXd::Zero(2), Eigen::MatrixXd(-0.5 * precision.asDiagonal())};
+  };
+  const auto diagonal = [](Eigen::Vector2d precision) {
+    return MeanFieldNatural{Eigen::VectorXd::Zero(2), Eigen::VectorXd(-0.5 * precision)};
+  };
+  EXPECT_NEAR(cavityMargin(full({4.0, 2.0}), full({1.0, 2.0})), 0.25, 1e-12);
+  EXPECT_NEAR(cavityMargin(full({4.0, 2.0}), full({-1.0, 2.0})), -0.25, 1e-12);  // improper
+  EXPECT_NEAR(cavityMargin(diagonal({4.0, 2.0}), diagonal({1.0, 2.0})), 0.25, 1e-12);
+  EXPECT_NEAR(cavityMargin(diagonal({4.0, 2.0}), diagonal({-1.0, 2.0})), -0.25, 1e-12);
+  EXPECT_EQ(cavityMargin(full({4.0, -2.0}), full({1.0, 1.0})), -INFINITY);  // theta not a distribution
+  EXPECT_EQ(cavityMargin(diagonal({4.0, -2.0}), diagonal({1.0, 1.0})), -INFINITY);
+  // A rotated site: theta = I, cavity precision with eigenvalues 0.3 and 1 along (1, 1) and (1, -1).
+  Eigen::Matrix2d v;
+  v << 1, 1, 1, -1;
+  v /= std::sqrt(2.0);
+  const Eigen::Matrix2d p = v * Eigen::Vector2d(0.3, 1.0).asDiagonal() * v.transpose();
+  EXPECT_NEAR(cavityMargin(full({1.0, 1.0}), FullNatural{Eigen::VectorXd::Zero(2), -0.5 * p}), 0.3, 1e-12);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "runtime/support/ThreadPool.hpp"
@@ -18,11 +19,6 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
   if (!(o.step > 0.0) || !(o.beta > 0.0) || o.inner == 0 || o.startStep < 0.0)
     throw std::invalid_argument("EP: the step and beta must be positive and inner at least 1");
   const auto nameOf = [&](std::size_t i) { return o.siteName ? o.siteName(i) : "site " + std::to_string(i + 1); };
-  const auto stepAt = [&](std::size_t it) {
-    if (o.startStep <= 0.0 || it > o.decayIterations) return o.step;
-    const double f = static_cast<double>(it - 1) / static_cast<double>(o.decayIterations);
-    return o.startStep * std::pow(o.step / o.startStep, f);
-  };
   EpResult<Family> r;
   r.sites = start.empty() ? std::vector<Natural>(sites, Natural::flat(prior.dim())) : std::move(start);
   if (r.sites.size() != sites) throw std::invalid_argument("EP: one starting factor per site is needed");
@@ -36,9 +32,11 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
     throw std::invalid_argument(std::string("EP: the starting approximation is not a distribution: ") + ok.reason);
   std::unique_ptr<support::ThreadPool> pool;
   if (o.threads > 1 && sites > 1) pool = std::make_unique<support::ThreadPool>(std::min(o.threads, sites));
+  std::size_t lastHalving = 0;
+  std::optional<double> movingMargin;  // of the smallest cavity margin, after the warm-up's start
   for (std::size_t it = 1; it <= o.iterations; ++it) {
     const Natural theta = r.theta;  // the tilted distributions' theta for this outer iteration
-    const double step = stepAt(it);
+    const double step = (r.startAbandoned ? o.step : scheduledStep(o, it)) * r.stepScale;
     for (std::size_t k = 0; k < o.inner; ++k) {
       const Natural sum = r.theta;  // every site of the sweep updates from the same sum
       // Each site's moments and proposal, on the pool when there is one (the sites' moment
@@ -134,6 +132,37 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
     }
     r.theta = total();  // the exact sum, free of the running updates' rounding
     r.iterations = it;
+    const bool inStart = !r.startAbandoned && scheduledStep(o, it + 1) > o.step;
+    const bool mayHalve = o.backoffMargin > 0.0 && it <= o.backoffIterations && r.backoffs < o.maxBackoffs &&
+                          (r.backoffs == 0 || it >= lastHalving + o.backoffEvery);
+    if ((inStart && o.startMargin > 0.0) || (o.backoffMargin > 0.0 && it <= o.backoffIterations)) {
+      double worst = INFINITY;
+      std::size_t where = 0;
+      for (std::size_t i = 0; i < sites; ++i) {
+        const double m = cavityMargin(r.theta, tiltedNatural(r.theta, r.sites[i], o.beta));
+        if (m < worst) worst = m, where = i;
+      }
+      const auto event = [&](const std::string& what) {
+        r.events.push_back("iteration " + std::to_string(it) + ": " + nameOf(where) + "'s cavity keeps " +
+                           std::to_string(worst).substr(0, 6) +
+                           " of the approximation's precision in some direction; the step is " + what +
+                           " from now on (" + std::to_string(o.step * r.stepScale).substr(0, 8) + ")");
+      };
+      if (inStart) {
+        if (o.startMargin > 0.0 && worst < o.startMargin) {
+          r.startAbandoned = true;
+          event("the final one");
+        }
+      } else if (std::isfinite(worst)) {
+        if (mayHalve && movingMargin && worst < o.backoffMargin * *movingMargin) {
+          ++r.backoffs;
+          r.stepScale *= 0.5;
+          lastHalving = it;
+          event("halved");
+        }
+        movingMargin = movingMargin ? 0.98 * *movingMargin + 0.02 * worst : worst;
+      }
+    }
     if (o.afterIteration && o.afterIteration(it, r)) break;
   }
   return r;

@@ -21,6 +21,7 @@
 // own step (and that site is skipped while its cavity is improper). Either way one event is
 // logged, and the damped sweeps are counted. Without it, the next sweep would skip that site, and
 // EP with few sites swings from one improper cavity to the next instead of settling.
+#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -40,6 +41,9 @@ struct EpResult {
   std::size_t rejected = 0;  // updates not applied: theta would not have been a distribution
   std::size_t skipped = 0;   // site updates skipped: improper cavity, or no moments
   std::size_t damped = 0;    // sweeps whose step was halved to keep the cavities proper
+  bool startAbandoned = false;  // the warm-up's larger start ended early (EpOptions::startMargin)
+  std::size_t backoffs = 0;     // times the step was halved for the rest of the run (backoffMargin)
+  double stepScale = 1.0;       // 2^-backoffs: the factor on every later step
   std::vector<std::string> events;
 };
 
@@ -65,6 +69,28 @@ struct EpOptions {
   // fixed point towards too narrow an approximation: a fit allows it only while it warms up.
   std::size_t maxHalvings = 4;
   std::size_t halvingIterations = static_cast<std::size_t>(-1);
+  // Backing off from noise. After every iteration the fit finds the cavity that keeps least of
+  // the approximation's precision in any direction (cavityMargin). At EP's fixed point each
+  // cavity keeps a fixed share; the noise of sampled updates makes the sites wander about it, in
+  // steps proportional to the step, and a site that wanders past the edge is skipped and frozen
+  // while the others pull against it.
+  //   While the warm-up's larger start is above `step`: below `startMargin` the step falls to
+  //   `step` for good (one event). A large step is safe while every site is a small part of the
+  //   approximation (contraception: 60 sites, each cavity keeping over 0.9 of theta), not once
+  //   one holds much of it.
+  //   After that, within the first `backoffIterations`: when the margin falls below
+  //   `backoffMargin` times its own moving average (rate 0.02 per iteration), the step halves
+  //   for the rest of the run, at most once every `backoffEvery` iterations and `maxBackoffs`
+  //   times (one event each). Relative, so that a site that holds nearly all of some direction
+  //   at the fixed point (one partition and a weak prior) does not shrink the step; limited to
+  //   the iterations before the average, whose weights a halving would shift towards the state
+  //   that caused it.
+  // 0 turns each off. The fixed point does not depend on the step.
+  double startMargin = 0.0;
+  double backoffMargin = 0.0;
+  std::size_t backoffIterations = static_cast<std::size_t>(-1);
+  std::size_t backoffEvery = 100;
+  std::size_t maxBackoffs = 5;
   // Sites whose moments are computed at once, each on its own thread (the moments source must
   // allow calls for different sites at the same time; SampledSites does). The result does not
   // depend on it.
@@ -75,6 +101,15 @@ struct EpOptions {
   // counts). Return true to stop.
   std::function<bool(std::size_t, const EpResult<Family>&)> afterIteration;
 };
+
+// The scheduled step of iteration `it` (1-based): startStep falling geometrically to step over
+// the first decayIterations, then step (before any backoff).
+template <class Family>
+double scheduledStep(const EpOptions<Family>& o, std::size_t it) {
+  if (o.startStep <= 0.0 || it > o.decayIterations) return o.step;
+  const double f = static_cast<double>(it - 1) / static_cast<double>(o.decayIterations);
+  return o.startStep * std::pow(o.step / o.startStep, f);
+}
 
 // mu_hat_i: the moments E[s(z)] of site i's tilted distribution, whose Gaussian part has natural
 // parameters `tilted` (theta - lambda_i / beta) and whose likelihood part is l_i / beta.

@@ -2,6 +2,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -111,6 +112,16 @@ MeanFieldNatural unbiasedNaturalDiagonal(const Eigen::MatrixXd& Z) {
   if (!(v > 0.0).all()) throw std::invalid_argument("a coordinate of the draws has no spread");
   const Eigen::ArrayXd p = static_cast<double>(n - 3) / static_cast<double>(n - 1) / v;
   return {(p * m.array()).matrix(), (-0.5 * p).matrix()};
+}
+
+double cavityMargin(const FullNatural& theta, const FullNatural& cavity) {
+  const std::optional<Eigen::VectorXd> e = relativeEigenvalues(-2.0 * cavity.eta2, -2.0 * theta.eta2);
+  return e ? e->minCoeff() : -INFINITY;
+}
+
+double cavityMargin(const MeanFieldNatural& theta, const MeanFieldNatural& cavity) {
+  if (!(theta.eta2.array() < 0.0).all()) return -INFINITY;
+  return (cavity.eta2.array() / theta.eta2.array()).minCoeff();
 }
 
 std::optional<Eigen::VectorXd> relativeEigenvalues(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {

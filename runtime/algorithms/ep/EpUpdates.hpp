@@ -51,6 +51,13 @@ MeanFieldNatural updateSite(Variant v, const MeanFieldNatural& lambda, const Mea
 FullNatural unbiasedNatural(const Eigen::MatrixXd& Z);
 MeanFieldNatural unbiasedNaturalDiagonal(const Eigen::MatrixXd& Z);
 
+// The smallest eigenvalue of P_theta^{-1/2} P_cavity P_theta^{-1/2} (elementwise ratio for the
+// diagonal family): the fraction of the approximation's precision its cavity keeps in the
+// direction where it keeps least. 1 for a flat site; 0 or below for an improper cavity (-infinity
+// when theta itself is not a distribution).
+double cavityMargin(const FullNatural& theta, const FullNatural& cavity);
+double cavityMargin(const MeanFieldNatural& theta, const MeanFieldNatural& cavity);
+
 // The eigenvalues of b^{-1/2} a b^{-1/2} (a and b symmetric, b positive definite): how a compares
 // with b direction by direction. Nothing when b is not positive definite.
 std::optional<Eigen::VectorXd> relativeEigenvalues(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);

@@ -1,5 +1,6 @@
 #include "runtime/algorithms/ep/SampledSites.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +20,7 @@ SampledSites::SampledSites(const std::vector<std::shared_ptr<const estimation::L
     o.seed = support::deriveSeed(options.seed, 0x6570ULL, i);
     samplers_.emplace_back(sites[i], o);
   }
+  noise_.resize(sites.size());
 }
 
 FullMean steinMoments(const FullNatural& cavity, double beta, const Eigen::MatrixXd& z, const Eigen::MatrixXd& g) {
@@ -44,27 +46,67 @@ FullMean referenceMoments(const FullStandard& reference, const Eigen::MatrixXd& 
   return FullMean{mean, central + m * mean.transpose() + mean * m.transpose() - m * m.transpose()};
 }
 
+namespace {
+
+// The estimate's coordinates whitened by q = N(m, S): L^-1 (mean - m) and the lower triangle of
+// L^-1 C L^-T, C the second moment about m (L L' = S). Their spread over updates measures an
+// estimator's noise on one scale for every site and estimator.
+Eigen::VectorXd whitened(const FullMean& e, const FullStandard& q, const Eigen::LLT<Eigen::MatrixXd>& chol) {
+  const Eigen::Index d = q.m.size();
+  const Eigen::MatrixXd central =
+      e.second - q.m * e.m.transpose() - e.m * q.m.transpose() + q.m * q.m.transpose();  // E[(z - m)(z - m)']
+  const Eigen::MatrixXd l = chol.matrixL();
+  const Eigen::MatrixXd w = l.triangularView<Eigen::Lower>().solve(
+      l.triangularView<Eigen::Lower>().solve(central).transpose());
+  Eigen::VectorXd x(d + d * (d + 1) / 2);
+  x.head(d) = l.triangularView<Eigen::Lower>().solve(e.m - q.m);
+  Eigen::Index k = d;
+  for (Eigen::Index c = 0; c < d; ++c)
+    for (Eigen::Index r = c; r < d; ++r) x(k++) = w(r, c);
+  return x;
+}
+
+}  // namespace
+
 TiltedMoments<FullGaussian> SampledSites::moments() {
   return [this](std::size_t i, const FullNatural& cavity, double beta) -> std::optional<FullMean> {
     const Eigen::VectorXd v = variances_.size() == cavity.dim() ? variances_ : Eigen::VectorXd::Ones(cavity.dim());
     try {
-      // Which estimator this update uses is settled before drawing: it depends on the sites, not
-      // the draws, and only Stein's needs the site gradients.
+      // Which estimator this update uses is settled before drawing: it depends on the sites (and,
+      // for LeastNoisy, on the earlier updates' spread), not the draws of this update.
       const bool weak = estimator_ == MomentEstimator::Adaptive && currentNatural_ &&
                         siteShare(*currentNatural_, cavity) <= steinMaxShare_;
-      const bool stein = !unbiased_ && (estimator_ == MomentEstimator::Stein || weak);
+      const bool leastNoisy = !unbiased_ && estimator_ == MomentEstimator::LeastNoisy && current_;
+      const bool stein = !unbiased_ && (estimator_ == MomentEstimator::Stein || weak || leastNoisy);
       const bool reference = !unbiased_ && current_ &&
                              (estimator_ == MomentEstimator::Reference ||
-                              (estimator_ == MomentEstimator::Adaptive && !weak));
+                              (estimator_ == MomentEstimator::Adaptive && !weak) || leastNoisy);
       Eigen::MatrixXd g, projected;
       const Eigen::MatrixXd z =
           samplers_.at(i).draw(cavity, beta, v, draws_, restartFrom_ ? &*restartFrom_ : nullptr,
                                stein ? &g : nullptr, reference ? &projected : nullptr);
       if (unbiased_) return toMean(unbiasedNatural(z));
+      const auto ownMoments = [&] {
+        const double w = 1.0 / static_cast<double>(z.cols());
+        return FullMean{z.rowwise().mean(), w * z * z.transpose()};
+      };
+      if (leastNoisy) {
+        EstimatorNoise& track = noise_.at(i);
+        const std::size_t chosen = track.choice();
+        const std::array<FullMean, 3> estimates{ownMoments(), steinMoments(cavity, beta, z, g),
+                                               referenceMoments(*current_, z, projected)};
+        const Eigen::LLT<Eigen::MatrixXd> chol(current_->S);
+        if (chol.info() == Eigen::Success)
+          for (std::size_t k = 0; k < estimates.size(); ++k) {
+            const Eigen::VectorXd x = whitened(estimates[k], *current_, chol);
+            if (x.allFinite()) track.add(k, x);
+          }
+        track.endUpdate();
+        return estimates[chosen];
+      }
       if (reference) return referenceMoments(*current_, z, projected);
       if (stein) return steinMoments(cavity, beta, z, g);
-      const double w = 1.0 / static_cast<double>(z.cols());
-      return FullMean{z.rowwise().mean(), w * z * z.transpose()};
+      return ownMoments();
     } catch (const samplers::SamplerError&) {
       return std::nullopt;
     } catch (const std::invalid_argument&) {  // draws whose covariance is singular (a chain that did not move)

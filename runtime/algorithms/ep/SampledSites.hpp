@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/algorithms/ep/Ep.hpp"
+#include "runtime/algorithms/ep/EstimatorNoise.hpp"
 #include "runtime/algorithms/ep/TiltedSampler.hpp"
 
 namespace pvi::algorithms::ep {
@@ -28,8 +29,7 @@ namespace pvi::algorithms::ep {
 //          precision lambda_i / beta at most kSteinMaxShare (0.3) of the cavity's in every direction
 //          (the largest |eigenvalue| of P_c^-1/2 Lambda_i P_c^-1/2, siteShare below); Reference
 //          (below) elsewhere. The choice depends on the sites, not on the draw, so the estimate stays
-//          unbiased. A fit turns it on after its warm-up (runtime/fit/FitEp.cpp): before the
-//          sites have learnt their share they all look weak.
+//          unbiased. A fit uses it after its warm-up (runtime/fit/FitEp.cpp).
 //   Reference  Stein's identity as a control variate with the current approximation q = N(m, S)
 //          as reference instead of the cavity: with grad = grad_z log p_i(z, w) (cavity and site),
 //          E[grad] = 0 and E[grad (z - m)^T] = -I under the tilted distribution, so
@@ -47,7 +47,16 @@ namespace pvi::algorithms::ep {
 //          iterations it took the worst mean error over three seeds from 0.09-0.19 sd (the
 //          draws' moments) to 0.07. Before the first setApproximation there is no q, and the
 //          draws' own moments are used.
-enum class MomentEstimator { Draws, Stein, Adaptive, Reference };
+//   LeastNoisy  each site's draws give all three estimates (the draws', Stein's against the
+//          cavity, the reference's against q) and the site uses the one whose estimates have
+//          spread least over its recent updates (EstimatorNoise: an exponential moving variance,
+//          rate 0.05, of the estimates whitened by q, after 3 updates with the draws' own). Which one wins depends on where the fit is: while q is far from the tilted
+//          distributions both control variates can be far noisier than the draws (Six Cities'
+//          2 dominant sites, contraception's 60 weak ones against a wide prior), and on the EP
+//          paper's hierarchical logistic regression (16 sites) they are far quieter from the
+//          first iterations, where the draws' noise alone carried the sites past their
+//          cavities' edge in most runs. A fit uses it while it warms up (runtime/fit/FitEp.cpp).
+enum class MomentEstimator { Draws, Stein, Adaptive, Reference, LeastNoisy };
 inline constexpr double kSteinMaxShare = 0.3;  // the default of SampledSites::setSteinMaxShare
 
 // max |eigenvalue| of P_c^-1/2 Lambda P_c^-1/2, the site's precision Lambda = -2 (theta - cavity).eta2
@@ -92,6 +101,7 @@ class SampledSites {
   std::optional<FullNatural> currentNatural_;
   std::optional<FullStandard> current_;
   double steinMaxShare_ = kSteinMaxShare;  // the approximation's natural parameters
+  std::vector<EstimatorNoise> noise_;  // LeastNoisy's record per site: 0 the draws', 1 Stein's, 2 the reference's
 };
 
 // The Stein estimate above from draws z (columns) and their site gradients g = grad_z f_i.
