@@ -40,7 +40,10 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
                  "whose posterior is skewed, such as the sd of few groups; default: auto, skewed where the locals "
                  "are drawn from their Laplace proposal)")
       ->check(CLI::IsMember({"gaussian", "skewed"}));
-  cmd.add_option("--rounds", f.fit.rounds, "Most communication rounds (0: auto, 30)")->capture_default_str();
+  cmd.add_option("--rounds", f.fit.rounds,
+                 "Most communication rounds (0: auto: 30 for pvi, sfvi and sfvi-avg; for ep, ep-eta and ep-mu, "
+                 "iterations: 3,000 times a factor of the sites and locals, docs/fitting.md \"EP\")")
+      ->capture_default_str();
   cmd.add_option("--round-budget", f.roundBudget, "A hard cap on communication rounds, used by auto (0: none)")
       ->capture_default_str();
   cmd.add_option("--damping", f.fit.damping, "Damping rho in (0, 1] (0: auto)")->capture_default_str();
