@@ -92,8 +92,8 @@ void Pareto(benchmark::State& state, const Example& e, pvi::Algorithm a, double 
       o.rounds = 300;
       o.ep.step = 0.5 * stepFactor;
     } else {
-      o.ep.step = std::min(0.02, 0.1 / e.sites) * stepFactor;  // the default times the factor
-      o.ep.startStep = std::max(o.ep.step, std::min(0.1, 0.5 / e.sites));  // as AlgorithmChoice
+      // AlgorithmChoice's default eps times the factor; the warm-up's start it derives from it.
+      o.ep.step = std::min(0.02, 0.1 / e.sites) * stepFactor;
     }
     const pvi::Posterior p = model(e).fit(o);
     const pvi::FitResult& r = p.result();

@@ -98,7 +98,9 @@ TEST(SteinMoments, UnbiasedAndFarLessNoisyForAWeakSite) {
               << "\n";
     // For a Gaussian site the Stein noise is the draws' scaled by the site's share of the
     // precision (about share^2 in squared error).
-    if (share < 0.1) EXPECT_LT(steinSpread / drawSpread, 0.02);
+    if (share < 0.1) {
+      EXPECT_LT(steinSpread / drawSpread, 0.02);
+    }
   }
 }
 
@@ -197,7 +199,9 @@ TEST(EstimatorNoise, PicksTheEstimatorWithTheLeastSpread) {
       for (Eigen::Index j = 0; j < x.size(); ++j) x(j) += sds[k] * normal(rng);
       noise.add(k, x);
     }
-    if (t < 3) EXPECT_EQ(noise.choice(), 0u) << "update " << t;  // still warming up
+    if (t < 3) {  // still warming up
+      EXPECT_EQ(noise.choice(), 0u) << "update " << t;
+    }
     noise.endUpdate();
   }
   EXPECT_EQ(noise.choice(), 1u);

@@ -65,7 +65,7 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
         std::vector<std::string> events;
       };
       const auto sweep = [&](double s) {
-        Sweep w{r.theta, r.sites};
+        Sweep w{r.theta, r.sites, 0, 0, 0, {}};
         for (std::size_t i = 0; i < sites; ++i) {
           const auto event = [&](const std::string& what) {
             w.events.push_back("iteration " + std::to_string(it) + ": " + nameOf(i) + what);
@@ -132,10 +132,10 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
     }
     r.theta = total();  // the exact sum, free of the running updates' rounding
     r.iterations = it;
+    // The backoffs (EpOptions): while the larger start lasts, against startMargin; after it and
+    // within backoffIterations, against a tenth (backoffMargin) of the margin's moving average.
     const bool inStart = !r.startAbandoned && scheduledStep(o, it + 1) > o.step;
-    const bool mayHalve = o.backoffMargin > 0.0 && it <= o.backoffIterations && r.backoffs < o.maxBackoffs &&
-                          (r.backoffs == 0 || it >= lastHalving + o.backoffEvery);
-    if ((inStart && o.startMargin > 0.0) || (o.backoffMargin > 0.0 && it <= o.backoffIterations)) {
+    if ((inStart && o.startMargin > 0.0) || (!inStart && o.backoffMargin > 0.0 && it <= o.backoffIterations)) {
       double worst = INFINITY;
       std::size_t where = 0;
       for (std::size_t i = 0; i < sites; ++i) {
@@ -148,12 +148,11 @@ EpResult<Family> runEp(const typename Family::Natural& prior, std::size_t sites,
                            " of the approximation's precision in some direction; the step is " + what +
                            " from now on (" + std::to_string(o.step * r.stepScale).substr(0, 8) + ")");
       };
-      if (inStart) {
-        if (o.startMargin > 0.0 && worst < o.startMargin) {
-          r.startAbandoned = true;
-          event("the final one");
-        }
-      } else if (std::isfinite(worst)) {
+      const bool mayHalve = r.backoffs < o.maxBackoffs && (r.backoffs == 0 || it >= lastHalving + o.backoffEvery);
+      if (inStart && worst < o.startMargin) {
+        r.startAbandoned = true;
+        event("the final one");
+      } else if (!inStart && std::isfinite(worst)) {
         if (mayHalve && movingMargin && worst < o.backoffMargin * *movingMargin) {
           ++r.backoffs;
           r.stepScale *= 0.5;

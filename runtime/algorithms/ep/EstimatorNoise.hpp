@@ -42,7 +42,6 @@ class EstimatorNoise {
     return best == variance_.size() ? 0 : best;
   }
   double variance(std::size_t k) const { return variance_.at(k); }
-  std::size_t updates() const { return updates_; }
 
  private:
   double rate_;

@@ -1,5 +1,6 @@
 #include "runtime/algorithms/ep/SampledSites.hpp"
 
+#include <Eigen/Cholesky>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -49,17 +50,16 @@ FullMean referenceMoments(const FullStandard& reference, const Eigen::MatrixXd& 
 namespace {
 
 // The estimate's coordinates whitened by q = N(m, S): L^-1 (mean - m) and the lower triangle of
-// L^-1 C L^-T, C the second moment about m (L L' = S). Their spread over updates measures an
-// estimator's noise on one scale for every site and estimator.
-Eigen::VectorXd whitened(const FullMean& e, const FullStandard& q, const Eigen::LLT<Eigen::MatrixXd>& chol) {
+// L^-1 C L^-T, C the second moment about m (L L' = S, `l` its lower factor). Their spread over
+// updates measures an estimator's noise on one scale for every site and estimator.
+Eigen::VectorXd whitened(const FullMean& e, const FullStandard& q, const Eigen::MatrixXd& l) {
   const Eigen::Index d = q.m.size();
   const Eigen::MatrixXd central =
       e.second - q.m * e.m.transpose() - e.m * q.m.transpose() + q.m * q.m.transpose();  // E[(z - m)(z - m)']
-  const Eigen::MatrixXd l = chol.matrixL();
-  const Eigen::MatrixXd w = l.triangularView<Eigen::Lower>().solve(
-      l.triangularView<Eigen::Lower>().solve(central).transpose());
+  const auto lower = l.triangularView<Eigen::Lower>();
+  const Eigen::MatrixXd w = lower.solve(lower.solve(central).transpose());
   Eigen::VectorXd x(d + d * (d + 1) / 2);
-  x.head(d) = l.triangularView<Eigen::Lower>().solve(e.m - q.m);
+  x.head(d) = lower.solve(e.m - q.m);
   Eigen::Index k = d;
   for (Eigen::Index c = 0; c < d; ++c)
     for (Eigen::Index r = c; r < d; ++r) x(k++) = w(r, c);
@@ -95,10 +95,9 @@ TiltedMoments<FullGaussian> SampledSites::moments() {
         const std::size_t chosen = track.choice();
         const std::array<FullMean, 3> estimates{ownMoments(), steinMoments(cavity, beta, z, g),
                                                referenceMoments(*current_, z, projected)};
-        const Eigen::LLT<Eigen::MatrixXd> chol(current_->S);
-        if (chol.info() == Eigen::Success)
+        if (currentFactor_)
           for (std::size_t k = 0; k < estimates.size(); ++k) {
-            const Eigen::VectorXd x = whitened(estimates[k], *current_, chol);
+            const Eigen::VectorXd x = whitened(estimates[k], *current_, *currentFactor_);
             if (x.allFinite()) track.add(k, x);
           }
         track.endUpdate();
@@ -125,6 +124,9 @@ void SampledSites::setApproximation(const FullStandard& q, bool restart) {
   variances_ = q.S.diagonal();
   currentNatural_ = toNatural(q);
   current_ = q;
+  const Eigen::LLT<Eigen::MatrixXd> chol(q.S);
+  currentFactor_.reset();
+  if (chol.info() == Eigen::Success) currentFactor_ = Eigen::MatrixXd(chol.matrixL());
   for (TiltedSampler& s : samplers_) s.setGlobalCovariance(q.S);
   if (restart)
     restartFrom_ = q;

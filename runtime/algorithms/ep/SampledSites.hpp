@@ -50,9 +50,10 @@ namespace pvi::algorithms::ep {
 //   LeastNoisy  each site's draws give all three estimates (the draws', Stein's against the
 //          cavity, the reference's against q) and the site uses the one whose estimates have
 //          spread least over its recent updates (EstimatorNoise: an exponential moving variance,
-//          rate 0.05, of the estimates whitened by q, after 3 updates with the draws' own). Which one wins depends on where the fit is: while q is far from the tilted
-//          distributions both control variates can be far noisier than the draws (Six Cities'
-//          2 dominant sites, contraception's 60 weak ones against a wide prior), and on the EP
+//          rate 0.05, of the estimates whitened by q, after 3 updates with the draws' own). Which
+//          one wins depends on where the fit is: while q is far from the tilted distributions
+//          both control variates can be far noisier than the draws (Six Cities' 2 dominant
+//          sites, contraception's 60 weak ones against a wide prior), and on the EP
 //          paper's hierarchical logistic regression (16 sites) they are far quieter from the
 //          first iterations, where the draws' noise alone carried the sites past their
 //          cavities' edge in most runs. A fit uses it while it warms up (runtime/fit/FitEp.cpp).
@@ -100,6 +101,7 @@ class SampledSites {
   MomentEstimator estimator_ = MomentEstimator::Draws;
   std::optional<FullNatural> currentNatural_;
   std::optional<FullStandard> current_;
+  std::optional<Eigen::MatrixXd> currentFactor_;  // current_'s lower Cholesky factor, for LeastNoisy
   double steinMaxShare_ = kSteinMaxShare;  // the approximation's natural parameters
   std::vector<EstimatorNoise> noise_;  // LeastNoisy's record per site: 0 the draws', 1 Stein's, 2 the reference's
 };
