@@ -61,6 +61,16 @@ std::string shortNumber(double x) {
   return s.str();
 }
 
+// "N divergent transitions, K after the first half": the tilted chains' divergences, and those
+// of the averaged half and the locals' draws, which can bias the result. Those before come mostly
+// from a funnel's neck while q is still near the prior (docs/fitting.md, "EP").
+std::string divergentTransitions(std::size_t all, std::size_t beforeAverage) {
+  std::string s = std::to_string(all) + " divergent transitions";
+  if (all == 0) return s;
+  const std::size_t after = all - beforeAverage;
+  return s + ", " + (after == 0 ? std::string("none") : std::to_string(after)) + " after the first half";
+}
+
 // Where the quarter averages differ most: the largest |mean difference| / sd and |sd ratio - 1|
 // over the globals, with their names.
 struct Drift {
@@ -233,7 +243,7 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
   sampled.setApproximation(toStandard(previous), e.restart);
   const std::size_t bytesPerMessage = 8 * (d + d * (d + 1) / 2);  // eta1 and eta2's lower triangle
   support::CommunicationCounters counters;
-  std::size_t rejectedAtThreeQuarters = 0, skippedAtThreeQuarters = 0;
+  std::size_t rejectedAtThreeQuarters = 0, skippedAtThreeQuarters = 0, divergencesAtHalf = 0;
   eo.afterIteration = [&](std::size_t it, const algorithms::ep::EpResult<FullGaussian>& run) {
     const FullNatural& t = run.theta;
     const FullStandard q = toStandard(t);
@@ -250,6 +260,7 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
       for (std::size_t i = 0; i < sites.size(); ++i) siteSums[i] += run.sites[i];
       ++siteCount;
     }
+    if (it == half) divergencesAtHalf = sampled.divergences();
     if (it == threeQuarters) rejectedAtThreeQuarters = run.rejected, skippedAtThreeQuarters = run.skipped;
     support::TraceRecord rec;
     rec.round = it;
@@ -390,7 +401,7 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
     why.push_back(std::to_string(skippedLastQuarter) + " site update(s) were skipped in the last quarter");
   const std::size_t steps = sampled.gradientEvaluations();
   const std::string cost = std::to_string(r.iterations) + " iterations, " + std::to_string(steps) + " sampler steps, " +
-                           std::to_string(sampled.divergences()) + " divergent transitions";
+                           divergentTransitions(sampled.divergences(), divergencesAtHalf);
   if (why.empty()) {
     result.converged = true;
     result.status = "converged: the last two quarters' averages agree (" + cost + ")";

@@ -206,7 +206,7 @@ class LogisticModel : public FactorModel {
   }
   std::optional<GaussianPrior> gaussianPrior() const override {
     const auto d = static_cast<size_t>(X_.cols());
-    GaussianPrior p{std::vector<double>(d, 0.0), std::vector<double>(d * d, 0.0)};
+    GaussianPrior p{std::vector<double>(d, 0.0), std::vector<double>(d * d, 0.0), {}};
     for (size_t i = 0; i < d; ++i) p.covariance[i * d + i] = 1.0;
     return p;
   }
@@ -249,7 +249,7 @@ class RandomEffectsModel : public FactorModel, public ExactExpectationsProvider 
     }
     return -log2piConst() - std::log(4.0) - zz.squaredNorm() / 8.0;
   }
-  std::optional<GaussianPrior> gaussianPrior() const override { return GaussianPrior{{0.0, 0.0}, {4.0, 0.0, 0.0, 4.0}}; }
+  std::optional<GaussianPrior> gaussianPrior() const override { return GaussianPrior{{0.0, 0.0}, {4.0, 0.0, 0.0, 4.0}, {}}; }
 
   double partitionLogDensity(size_t k, const double* z, const double* w, const double*, double* gradZ, double* gradW,
                              double*) const override {
