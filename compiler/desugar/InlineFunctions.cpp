@@ -189,13 +189,17 @@ class Inliner {
         scopes.pop_back();
         return;
       case StmtKind::If:
-      case StmtKind::While:
-      case StmtKind::Block:
+      case StmtKind::While:  // each branch (or the loop's body) a scope of its own
         for (StmtPtr& b : s.body) {
           scopes.emplace_back();
           checkStatement(f, *b, scopes, params);
           scopes.pop_back();
         }
+        return;
+      case StmtKind::Block:  // one scope for all its statements
+        scopes.emplace_back();
+        for (StmtPtr& b : s.body) checkStatement(f, *b, scopes, params);
+        scopes.pop_back();
         return;
       case StmtKind::Return:
         if (f.returnsVoid && !s.exprs.empty())

@@ -105,6 +105,7 @@ class FunctionLowerer {
   ValueId binary(const Expr& e);
   ValueId arithmetic(const std::string& op, ValueId a, ValueId b, const Type& la, const Type& lb, Span at);
   ValueId call(const Expr& e);
+  std::vector<ValueId> dimsOf(const Expr& x);
   ValueId rng(const Expr& e);
   ValueId conditional(const Expr& e);
   ValueId shortCircuit(const Expr& e);

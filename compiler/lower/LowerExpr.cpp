@@ -91,7 +91,17 @@ ValueId FunctionLowerer::lower(const Expr& e) {
     }
     case ExprKind::Binary: return binary(e);
     case ExprKind::Call: return call(e);
-    case ExprKind::Index: return index(e);
+    case ExprKind::Index:
+      // dims(x)[k], k a literal: x's k-th size itself, which can size a variable (a load from
+      // dims' array could not: FunctionLowerer::add).
+      if (const Expr& b = *e.args[0]; b.kind == ExprKind::Call && b.text == "dims" && e.indices.size() == 1 &&
+                                      e.indices[0].kind == IndexSyntax::Kind::Single &&
+                                      e.indices[0].lo->kind == ExprKind::IntLit) {
+        const std::vector<ValueId> dims = dimsOf(*b.args[0]);
+        const long k = std::stol(e.indices[0].lo->text);
+        if (k >= 1 && k <= static_cast<long>(dims.size())) return dims[static_cast<size_t>(k - 1)];
+      }
+      return index(e);
     case ExprKind::Cond: return conditional(e);
     case ExprKind::RowVectorLit:
     case ExprKind::ArrayLit: return literal(e);
@@ -317,6 +327,13 @@ ValueId FunctionLowerer::call(const Expr& e) {
     if (fn == "cols" && t.rank == 1 && ct.shape == Shape::Vector) return constInt(1);
     return t.dims[0];
   }
+  if (fn == "dims") {
+    const std::vector<ValueId> dims = dimsOf(*e.args[0]);
+    const ValueId v = newVar(VType{Elem::Int, 1, {constInt(static_cast<int64_t>(dims.size())), ir::kNone}}, ir::kNone);
+    for (size_t i = 0; i < dims.size(); ++i)
+      store(Target{element(v, constInt(static_cast<int64_t>(i + 1))), {}}, dims[i]);
+    return load(v);
+  }
   if (fn == "rep_array") {
     ValueId x = lower(*e.args[0]);
     const VType xt = f_.at(x).type;
@@ -476,6 +493,21 @@ ValueId FunctionLowerer::concatenation(const Expr& e) {
 
 // [a, b], [row1, row2] and {a, b}: a buffer filled element by element (each a Store, which the
 // gradient reverses), read back like a variable assigned in a branch.
+// Stan's dims(x): x's array sizes outermost first, then rows and columns for a vector, row_vector
+// or matrix (both: a vector[n] is {n, 1}, as in Stan Math).
+std::vector<ValueId> FunctionLowerer::dimsOf(const Expr& x) {
+  const ValueId a = lower(x);
+  const VType t = f_.at(a).type;
+  const Type& ct = x.type;
+  const int elementRank = ct.shape == Shape::Scalar ? 0 : ct.shape == Shape::Matrix ? 2 : 1;  // in t.dims
+  std::vector<ValueId> dims;
+  for (int k = t.rank; k-- > elementRank;) dims.push_back(t.dims[k]);  // array sizes: stored innermost first
+  if (ct.shape == Shape::Vector) dims.insert(dims.end(), {t.dims[0], constInt(1)});
+  if (ct.shape == Shape::RowVector) dims.insert(dims.end(), {constInt(1), t.dims[0]});
+  if (ct.shape == Shape::Matrix) dims.insert(dims.end(), {t.dims[0], t.dims[1]});
+  return dims;
+}
+
 ValueId FunctionLowerer::literal(const Expr& e) {
   const bool real = e.type.base == Base::Real;
   std::vector<ValueId> items;

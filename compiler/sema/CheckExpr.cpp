@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/sema/Checker.hpp"
@@ -244,7 +245,32 @@ Type Checker::checkLiteral(Expr& e) {
   return out;
 }
 
+namespace {
+
+// Stan's functions that take a function as an argument, which pvic does not have: their function
+// argument would otherwise be reported as an undefined name.
+const char* higherOrderKind(const std::string& name) {
+  static const std::set<std::string> ode = {
+      "integrate_ode_rk45", "integrate_ode_bdf", "integrate_ode_adams", "ode_rk45", "ode_rk45_tol", "ode_bdf",
+      "ode_bdf_tol", "ode_adams", "ode_adams_tol", "ode_ckrk", "ode_ckrk_tol", "ode_adjoint_tol_ctl"};
+  static const std::set<std::string> algebra = {"algebra_solver", "algebra_solver_newton", "solve_newton",
+                                                "solve_newton_tol", "solve_powell", "solve_powell_tol"};
+  if (ode.count(name)) return "ODE solver";
+  if (algebra.count(name)) return "algebraic equation solver";
+  if (name == "dae" || name == "dae_tol") return "DAE solver";
+  if (name == "integrate_1d") return "1-D integrator";
+  if (name == "map_rect" || name == "reduce_sum" || name == "reduce_sum_static") return "parallel map";
+  return nullptr;
+}
+
+}  // namespace
+
 Type Checker::checkCall(Expr& e) {
+  if (const char* kind = userFunction(e.text) == nullptr ? higherOrderKind(e.text) : nullptr) {
+    diags_.error(e.nameSpan, "'" + e.text + "' (Stan's " + kind +
+                                 ") is not supported yet: pvic has no functions that take a function as an argument");
+    return Type::poisoned();
+  }
   if (userFunction(e.text) != nullptr) {  // a call inlining refused, with a message
     for (ExprPtr& a : e.args) checkExpr(*a);
     return Type::poisoned();
@@ -463,6 +489,22 @@ Size Checker::sizeValue(const Expr& e) const {
         if ((e.text == "size" || e.text == "cols") && !t.isArray() && t.shape == Shape::RowVector) return t.cols;
         if (e.text == "rows" && !t.isArray() && t.shape == Shape::Matrix) return t.rows;
         if (e.text == "cols" && !t.isArray() && t.shape == Shape::Matrix) return t.cols;
+      }
+      break;
+    }
+    case ExprKind::Index: {
+      // dims(x)[k] with a constant k is x's k-th dimension.
+      const Expr& base = *e.args[0];
+      if (base.kind == ExprKind::Call && base.text == "dims" && base.args.size() == 1 && !base.args[0]->type.error &&
+          e.indices.size() == 1 && e.indices[0].kind == IndexSyntax::Kind::Single && e.indices[0].lo) {
+        const Size k = sizeValue(*e.indices[0].lo);
+        const Type& t = base.args[0]->type;
+        std::vector<Size> dims = t.arrayDims;
+        if (t.shape == Shape::Vector) dims.insert(dims.end(), {t.rows, Size::constant(1)});
+        if (t.shape == Shape::RowVector) dims.insert(dims.end(), {Size::constant(1), t.cols});
+        if (t.shape == Shape::Matrix) dims.insert(dims.end(), {t.rows, t.cols});
+        if (k.value && *k.value >= 1 && *k.value <= static_cast<int64_t>(dims.size()))
+          return dims[static_cast<size_t>(*k.value - 1)];
       }
       break;
     }

@@ -25,9 +25,10 @@ Taint Checker::taintOf(const Expr& e) const {
   Taint t;
   if (e.kind == ExprKind::Name && e.symbol != nullptr) t.merge(e.symbol->taint);
   for (const ExprPtr& a : e.args) t.merge(taintOf(*a));
-  // size(), rows() and cols() read only the declared shape, which is data (of the variable's
-  // partition), never the value of a latent.
-  if (e.kind == ExprKind::Call && (e.text == "size" || e.text == "rows" || e.text == "cols")) t.latent = nullptr;
+  // size(), rows(), cols() and dims() read only the declared shape, which is data (of the
+  // variable's partition), never the value of a latent.
+  if (e.kind == ExprKind::Call && (e.text == "size" || e.text == "rows" || e.text == "cols" || e.text == "dims"))
+    t.latent = nullptr;
   for (const IndexSyntax& i : e.indices) {
     if (i.lo) t.merge(taintOf(*i.lo));
     if (i.hi) t.merge(taintOf(*i.hi));

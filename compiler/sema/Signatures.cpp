@@ -330,6 +330,15 @@ std::vector<FunctionEntry> buildFunctions() {
   fns.push_back({"cols", fns.back().signatures});
   fns.back().name = "cols";
   fns.push_back({"size", {{{P::Any}, returns(Type::intScalar())}}});
+  // dims(x): x's array dimensions, outermost first, then rows and columns for a vector, row_vector
+  // or matrix (both, as Stan Math: a vector[n] is {n, 1}).
+  fns.push_back({"dims", {{{P::Any}, [](const CallArgs& a) {
+                            const Type& x = a.types[0];
+                            Type t = Type::intScalar();
+                            const auto n = static_cast<int64_t>(x.arrayDims.size() + (x.shape == Shape::Scalar ? 0 : 2));
+                            t.arrayDims.push_back(Size::constant(n));
+                            return t;
+                          }}}});
   fns.push_back({"rep_vector", {{{P::Real, P::Int}, [](const CallArgs& a) { return Type::vector(a.asSize[1]); }}}});
   // rep_array(x, n), (x, m, n), (x, k, m, n): an array of copies of an int, a real, a vector or a
   // row_vector.

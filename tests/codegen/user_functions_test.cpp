@@ -3,7 +3,8 @@
 // out by hand, and its gradients must match finite differences. The cases cover what posteriordb's
 // programs use: scalar and vector results, loops that fill a vector, int arguments that size a
 // local matrix, functions calling functions, an if/else that returns, user-defined densities
-// through '~' and target += ..._lupdf, and a void _lp function.
+// through '~' and target += ..._lupdf, a void _lp function, and dims() sizing a local with
+// variables declared in the branches of an if.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -77,6 +78,25 @@ const FunctionCase kFunctionCases[] = {
      "real shifted_lpdf(vector y, real mu, real s) { return normal_lpdf(y | mu + 1, s); }",
      "z ~ shifted(alpha, sigma); target += shifted_lupdf(beta | alpha, 2);",
      "z ~ normal(alpha + 1, sigma); target += normal_lpdf(beta | alpha + 1, 2);"},
+    {"dims_and_variables_of_a_branch",  // posteriordb's accel_gp (brms's spd_cov_exp_quad)
+     R"(vector spd(array[] vector x, real sdgp, vector lscale) {
+          int NB = dims(x)[1];
+          int D = dims(x)[2];
+          int Dls = rows(lscale);
+          vector[NB] out;
+          if (Dls == 1) {
+            real constant = square(sdgp) * sqrt(2 * pi()) ^ D * dims(x)[Dls] / 2;  // dims(x)[1] = 2
+            for (m in 1:NB) out[m] = constant * exp(-0.5 * dot_self(x[m]));
+          } else {
+            real constant = square(sdgp) * prod(lscale) * dims(x)[Dls];  // dims(x)[3] = 1
+            for (m in 1:NB) out[m] = constant * exp(-0.5 * dot_product(lscale, square(x[m])));
+          }
+          return out;
+        })",
+     "target += -sum(spd({beta, 2 * beta}, sigma, exp(beta))) - sum(spd({[alpha]', [2 * alpha]'}, sigma, [alpha]'));",
+     R"(target += -square(sigma) * prod(exp(beta)) * (exp(-0.5 * dot_product(exp(beta), square(beta)))
+                                                      + exp(-0.5 * dot_product(exp(beta), square(2 * beta))))
+                   - square(sigma) * sqrt(2 * pi()) * (exp(-0.5 * square(alpha)) + exp(-0.5 * square(2 * alpha)));)"},
     {"void_lp_function",
      R"(void shrink_lp(vector b, real scale) {
           b ~ normal(0, scale);

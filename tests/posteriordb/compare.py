@@ -30,43 +30,47 @@ ORDER = ["kidiq-kidscore_momhs", "kidiq-kidscore_momiq", "kidiq-kidscore_momhsiq
          "earnings-earn_height", "mesquite-mesquite", "kilpisjarvi_mod-kilpisjarvi", "arma-arma11"]
 
 
-def usage(msg=None):
-    if msg:
-        print(f"compare.py: {msg}", file=sys.stderr)
-    print(__doc__, file=sys.stderr)
-    sys.exit(2)
-
-
-def parse_args(argv):
+def parse_options(argv, doc, script, options):
+    """Split argv into positional arguments, the values of `options` (a dict of option -> default,
+    each taking one value) and the pvic arguments after '--'. Exits with `doc` on -h or an error."""
+    def usage(msg=None):
+        if msg:
+            print(f"{script}: {msg}", file=sys.stderr)
+        print(doc, file=sys.stderr)
+        sys.exit(2)
     if "--" in argv:
         i = argv.index("--")
         argv, extra = argv[:i], argv[i + 1:]
     else:
         extra = []
-    pvic, names, json_out, timeout = None, [], None, 600.0
+    positional, values = [], dict(options)
     it = iter(argv)
     for a in it:
         if a in ("-h", "--help"):
-            print(__doc__)
+            print(doc)
             sys.exit(0)
-        elif a == "--json":
-            json_out = next(it, None) or usage("--json needs a file")
-        elif a == "--timeout":
-            timeout = float(next(it, None) or usage("--timeout needs seconds"))
+        elif a in options:
+            values[a] = next(it, None) or usage(f"{a} needs a value")
         elif a.startswith("-"):
             usage(f"unknown option {a} (pvic options go after '--')")
-        elif pvic is None:
-            pvic = a
         else:
-            names.append(a.rstrip("/"))
-    if pvic is None:
+            positional.append(a)
+    return positional, values, extra, usage
+
+
+def parse_args(argv):
+    positional, values, extra, usage = parse_options(argv, __doc__, "compare.py",
+                                                     {"--json": None, "--timeout": "600"})
+    if not positional:
         usage("PVIC is required")
+    pvic, names = positional[0], [n.rstrip("/") for n in positional[1:]]
     if not names:
         found = [d for d in os.listdir(HERE)
                  if all(os.path.isfile(os.path.join(HERE, d, f))
                         for f in ("model.pvi", "data.json", "reference.json"))]
         names = [d for d in ORDER if d in found] + sorted(d for d in found if d not in ORDER)
-    return os.path.abspath(pvic) if os.sep in pvic else pvic, names, json_out, timeout, extra
+    pvic = os.path.abspath(pvic) if os.sep in pvic else pvic
+    return pvic, names, values["--json"], float(values["--timeout"]), extra
 
 
 def norm_name(name):
@@ -92,6 +96,53 @@ def status_line(stdout, stderr):
     return lines[-1] if lines else "(no output)"
 
 
+def run_pvic(cmd, cwd, timeout, row, summary_path):
+    """Run cmd in cwd; fill row's exit_code, status (pvic's status line or error) and seconds.
+    Returns the summary JSON, or None when there is none."""
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=timeout, cwd=cwd)
+        row["exit_code"] = p.returncode
+        row["status"] = status_line(p.stdout, p.stderr)
+    except subprocess.TimeoutExpired:
+        row["status"] = f"timed out after {timeout:g} s"
+    except OSError as e:
+        row["status"] = f"cannot run {cmd[0]}: {e}"
+    row["seconds"] = time.monotonic() - t0
+    try:
+        return json.load(open(summary_path))
+    except (OSError, ValueError):
+        return None
+
+
+def worst_cells(fit, reference, row):
+    """The worst |mean error| in reference sds and the sd ratio furthest from 1 over the
+    reference's quantities (keys in pvic's names), into row; those the fit lacks into
+    row["missing"]. A constant reference quantity (sd 0) must be matched exactly."""
+    worst_m, worst_r = None, None
+    for key, r in reference.items():
+        f = fit.get(key)
+        if f is None or f.get("mean") is None or f.get("sd") is None:
+            row["missing"].append(key)
+            continue
+        if r["sd"] == 0.0:
+            err = 0.0 if f["mean"] == r["mean"] else math.inf
+            dev, ratio = (0.0, 1.0) if f["sd"] == 0.0 else (math.inf, math.inf)
+        else:
+            err = abs(f["mean"] - r["mean"]) / r["sd"]
+            ratio = f["sd"] / r["sd"]
+            dev = abs(math.log(ratio)) if ratio > 0 else math.inf
+        if not math.isfinite(err) or worst_m is None or err > worst_m[0]:
+            worst_m = (err, key)
+        if not math.isfinite(dev) or worst_r is None or dev > worst_r[0]:
+            worst_r = (dev, key, ratio)
+    if worst_m:
+        row["worst_mean_error_sd"], row["worst_mean_error_param"] = worst_m[0], worst_m[1]
+    if worst_r:
+        row["worst_sd_ratio"], row["worst_sd_ratio_param"] = worst_r[2], worst_r[1]
+
+
 def compare(pvic, name, extra, timeout):
     d = os.path.join(HERE, name)
     row = {"posterior": name, "exit_code": None, "status": "", "worst_mean_error_sd": None,
@@ -108,42 +159,14 @@ def compare(pvic, name, extra, timeout):
         cmd = [pvic, "run", os.path.join(d, "model.pvi"), "--data", os.path.join(d, "data.json"),
                "-o", os.path.join(tmp, "fit.csv"), "--summary-json", summary_path,
                "--progress", "never"] + extra
-        t0 = time.monotonic()
-        try:
-            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               timeout=timeout, cwd=tmp)
-            row["exit_code"] = p.returncode
-            row["status"] = status_line(p.stdout, p.stderr)
-        except subprocess.TimeoutExpired:
-            row["status"] = f"timed out after {timeout:g} s"
-        except OSError as e:
-            row["status"] = f"cannot run {pvic}: {e}"
-        row["seconds"] = time.monotonic() - t0
-        try:
-            summary = json.load(open(summary_path))
-        except (OSError, ValueError):
-            return row
+        summary = run_pvic(cmd, tmp, timeout, row, summary_path)
+    if summary is None:
+        return row
     row["algorithm"] = summary.get("algorithm")
     row["pareto_khat"] = summary.get("pareto_khat")
     row["fit_seconds"] = summary.get("elapsed_seconds")
     fit = {norm_name(p["name"]): p for p in summary.get("parameters", [])}
-    worst_m, worst_r = None, None
-    for key, r in ref.items():
-        f = fit.get(norm_name(key))
-        if f is None or f.get("mean") is None or f.get("sd") is None:
-            row["missing"].append(key)
-            continue
-        err = abs(f["mean"] - r["mean"]) / r["sd"]
-        if not math.isfinite(err) or worst_m is None or err > worst_m[0]:
-            worst_m = (err, key)
-        ratio = f["sd"] / r["sd"]
-        dev = abs(math.log(ratio)) if ratio > 0 else math.inf
-        if not math.isfinite(dev) or worst_r is None or dev > worst_r[0]:
-            worst_r = (dev, key, ratio)
-    if worst_m:
-        row["worst_mean_error_sd"], row["worst_mean_error_param"] = worst_m[0], worst_m[1]
-    if worst_r:
-        row["worst_sd_ratio"], row["worst_sd_ratio_param"] = worst_r[2], worst_r[1]
+    worst_cells(fit, {norm_name(k): r for k, r in ref.items()}, row)
     return row
 
 
