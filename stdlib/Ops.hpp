@@ -28,7 +28,8 @@ enum class CallConv {
   InverseTransform,  // int64 v(n, x, [bound, s]..., u): 0, or 1 + the first element outside its bounds
   Categorical,    // double v(n, y, s_y, k, beta);  double g(adj, n, y, s_y, k, beta, g_beta)
   Dirichlet,      // double v(k, theta, alpha);  double g(adj, k, theta, alpha, g_theta, g_alpha)
-  MultiNormal,    // double v(k, y, mu, M);  double g(adj, k, y, mu, M, g_y, g_mu, g_M)
+  MultiNormal,    // double v(n, k, y, s_y, mu, s_mu, M);  double g(adj, n, k, y, s_y, mu, s_mu, M, g_y, g_mu, g_M)
+                  // (n variates: y and mu each a vector, stride 0, or an array of n vectors, stride k)
 };
 
 // Conventions whose value is a log density (fused into their backward call when used only by

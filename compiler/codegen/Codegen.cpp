@@ -856,9 +856,30 @@ class Emitter {
         failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_VALUE_OUT_OF_BOUNDS));
         return;
       }
-      case CallConv::Categorical:
-      case CallConv::Dirichlet:
       case CallConv::MultiNormal: {
+        // y and mu: a vector (rank 1, stride 0) or an array of n vectors (rank 2, stride k).
+        const ir::VType& matrix = at(ops[2]).type;
+        llvm::Value* k = intOf(matrix.dims[0]);
+        llvm::Value* n = i64(1);
+        std::vector<llvm::Value*> strides;
+        for (size_t a = 0; a < 2; ++a) {
+          const ir::VType& t = at(ops[a]).type;
+          if (t.rank == 2) n = intOf(t.dims[1]);
+          strides.push_back(t.rank == 2 ? k : i64(0));
+        }
+        std::vector<llvm::Value*> args{n, k, ptrOf(ops[0]), strides[0], ptrOf(ops[1]), strides[1], ptrOf(ops[2])};
+        if (!backward) {
+          b_.CreateStore(call(op->value, dbl, args), out);
+          return;
+        }
+        args.insert(args.begin(), bw->fused ? f64(1.0) : load(gOut()));
+        for (size_t a = 0; a < ops.size(); ++a) args.push_back(g(a));
+        llvm::Value* value = call(op->grad, dbl, args);
+        if (bw->fused) addTarget(value);
+        return;
+      }
+      case CallConv::Categorical:
+      case CallConv::Dirichlet: {
         std::vector<llvm::Value*> args;
         bool categorical = op->conv == CallConv::Categorical;
         llvm::Value* k = count(at(ops[categorical ? 1 : 0]).type);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -106,6 +107,7 @@ class FunctionLowerer {
   ValueId arithmetic(const std::string& op, ValueId a, ValueId b, const Type& la, const Type& lb, Span at);
   ValueId call(const Expr& e);
   std::vector<ValueId> dimsOf(const Expr& x);
+  std::optional<int64_t> constantInt(ValueId v) const;
   ValueId rng(const Expr& e);
   ValueId conditional(const Expr& e);
   ValueId shortCircuit(const Expr& e);

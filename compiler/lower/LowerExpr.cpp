@@ -92,14 +92,14 @@ ValueId FunctionLowerer::lower(const Expr& e) {
     case ExprKind::Binary: return binary(e);
     case ExprKind::Call: return call(e);
     case ExprKind::Index:
-      // dims(x)[k], k a literal: x's k-th size itself, which can size a variable (a load from
-      // dims' array could not: FunctionLowerer::add).
+      // dims(x)[k], k a constant (as the checker's sizes take it): x's k-th size itself, which
+      // can size a variable (a load from dims' array could not: FunctionLowerer::add).
       if (const Expr& b = *e.args[0]; b.kind == ExprKind::Call && b.text == "dims" && e.indices.size() == 1 &&
-                                      e.indices[0].kind == IndexSyntax::Kind::Single &&
-                                      e.indices[0].lo->kind == ExprKind::IntLit) {
-        const std::vector<ValueId> dims = dimsOf(*b.args[0]);
-        const long k = std::stol(e.indices[0].lo->text);
-        if (k >= 1 && k <= static_cast<long>(dims.size())) return dims[static_cast<size_t>(k - 1)];
+                                      e.indices[0].kind == IndexSyntax::Kind::Single) {
+        if (const std::optional<int64_t> k = constantInt(intExpr(*e.indices[0].lo))) {
+          const std::vector<ValueId> dims = dimsOf(*b.args[0]);
+          if (*k >= 1 && *k <= static_cast<int64_t>(dims.size())) return dims[static_cast<size_t>(*k - 1)];
+        }
       }
       return index(e);
     case ExprKind::Cond: return conditional(e);
@@ -491,8 +491,6 @@ ValueId FunctionLowerer::concatenation(const Expr& e) {
   return load(v);
 }
 
-// [a, b], [row1, row2] and {a, b}: a buffer filled element by element (each a Store, which the
-// gradient reverses), read back like a variable assigned in a branch.
 // Stan's dims(x): x's array sizes outermost first, then rows and columns for a vector, row_vector
 // or matrix (both: a vector[n] is {n, 1}, as in Stan Math).
 std::vector<ValueId> FunctionLowerer::dimsOf(const Expr& x) {
@@ -508,6 +506,25 @@ std::vector<ValueId> FunctionLowerer::dimsOf(const Expr& x) {
   return dims;
 }
 
+// The value of an int computed from int constants alone (1 + 1), or nothing.
+std::optional<int64_t> FunctionLowerer::constantInt(ValueId v) const {
+  const Inst& i = f_.at(v);
+  if (i.op == Op::ConstInt) return i.imm;
+  if (i.op != Op::IntArith) return std::nullopt;
+  const std::optional<int64_t> a = constantInt(i.operands[0]), b = constantInt(i.operands[1]);
+  if (!a || !b) return std::nullopt;
+  if (i.name == "+") return *a + *b;
+  if (i.name == "-") return *a - *b;
+  if (i.name == "*") return *a * *b;
+  if (i.name == "/" && *b != 0) return *a / *b;
+  if (i.name == "%" && *b != 0) return *a % *b;
+  if (i.name == "min") return std::min(*a, *b);
+  if (i.name == "max") return std::max(*a, *b);
+  return std::nullopt;
+}
+
+// [a, b], [row1, row2] and {a, b}: a buffer filled element by element (each a Store, which the
+// gradient reverses), read back like a variable assigned in a branch.
 ValueId FunctionLowerer::literal(const Expr& e) {
   const bool real = e.type.base == Base::Real;
   std::vector<ValueId> items;

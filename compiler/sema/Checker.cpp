@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <functional>
+#include <set>
 
 #include "compiler/sema/Check.hpp"
 #include "compiler/ast/AstWalk.hpp"
@@ -762,6 +763,25 @@ void Checker::markPriors(const Expr& variate) {
              variate.args[0]->kind == ExprKind::Name && variate.args[1]->args[0]->kind == ExprKind::Name &&
              variate.args[0]->symbol == variate.args[1]->args[0]->symbol) {
     markPriors(*variate.args[0]);  // L * L' ~ ...: a density of the matrix L L' (its Jacobian is the model's)
+  } else if (variate.kind == ExprKind::Binary || variate.kind == ExprKind::Unary) {
+    // (rho + 1) / 2 ~ beta(2, 2): arithmetic on one latent and constants is a density of that
+    // latent (its Jacobian is the model's). Not when data or a second latent take part: in
+    // y - mu ~ normal(0, s) the statement is y's likelihood, not mu's prior.
+    std::set<const Symbol*> names;
+    bool other = false;
+    std::function<void(const Expr&)> collect = [&](const Expr& e) {
+      if (e.kind == ExprKind::Name) {
+        const bool latent = e.symbol != nullptr &&
+                            (e.symbol->kind == SymbolKind::Global || e.symbol->kind == SymbolKind::Local);
+        if (latent) names.insert(e.symbol);
+        else other = true;
+      } else if (e.kind == ExprKind::Index || e.kind == ExprKind::Call) {
+        other = true;  // an element, or a function of more than constants: not followed
+      }
+      forEachSubExpr(e, [&](const ExprPtr& a) { collect(*a); });
+    };
+    collect(variate);
+    if (!other && names.size() == 1) const_cast<Symbol*>(*names.begin())->hasPrior = true;
   }
 }
 
@@ -769,8 +789,10 @@ void Checker::warnMissingPriors() {
   for (const auto& s : out_.symbols) {
     // A simplex, a correlation matrix or its Cholesky factor, or a unit vector without a prior is
     // uniform on a bounded set, which is proper.
+    // So is a latent with both a lower and an upper bound (uniform on the interval).
     const bool simplex = s->decl != nullptr && s->decl->declType != nullptr &&
-                         hasBoundedSupport(s->decl->declType->constraint);
+                         (hasBoundedSupport(s->decl->declType->constraint) ||
+                          (s->decl->declType->lower && s->decl->declType->upper));
     if ((s->kind == SymbolKind::Global || s->kind == SymbolKind::Local) && !s->hasPrior && !simplex) {
       diags_.warning(s->declSpan, std::string(s->kind == SymbolKind::Global ? "global" : "local") + " latent '" +
                                       s->name + "' has no prior statement; it gets an improper flat prior");

@@ -16,6 +16,7 @@ std::string describe(Param p) {
     case P::Vector: return "vector";
     case P::RowVector: return "row_vector";
     case P::Matrix: return "matrix";
+    case P::Vectors: return "vector or array[] vector";
     case P::IntArray: return "array[] int";
     case P::Ints: return "int or array[] int";
     case P::Reals: return "real, vector, row_vector, matrix or array[] real";
@@ -42,6 +43,7 @@ bool accepts(Param p, const Type& t) {
     case P::Vector: return !t.isArray() && t.shape == Shape::Vector;
     case P::RowVector: return !t.isArray() && t.shape == Shape::RowVector;
     case P::Matrix: return !t.isArray() && t.shape == Shape::Matrix;
+    case P::Vectors: return t.shape == Shape::Vector && t.arrayDims.size() <= 1;
     case P::IntArray: return oneDimArray && t.base == Base::Int;
     case P::Ints: return t.isIntScalar() || (oneDimArray && t.base == Base::Int);
     case P::Reals: return t.isScalar() || t.isEigen() || oneDimArray;
@@ -491,16 +493,21 @@ std::vector<DistributionEntry> buildDistributions() {
                     s.requireEqual(ts[0].rows, ts[2].rows,
                                    "sizes of the variate and the scale matrix of '" + name + "' differ");
                   }});
+  // The variate and the mean: each a vector or an array of vectors (n variates; both arrays: the
+  // same n).
   auto mvn = [](const std::string& name, const std::string& matrixName) {
     return [name, matrixName](const std::vector<Type>& ts, SizeChecker& s) {
       s.requireEqual(ts[0].rows, ts[1].rows, "sizes of the variate and the mean of '" + name + "' differ");
+      if (ts[0].isArray() && ts[1].isArray())
+        s.requireEqual(ts[0].arrayDims[0], ts[1].arrayDims[0],
+                       "the numbers of variates and of means of '" + name + "' differ");
       s.requireEqual(ts[2].rows, ts[2].cols, "the " + matrixName + " of '" + name + "' is not square");
       s.requireEqual(ts[0].rows, ts[2].rows, "sizes of the variate and the " + matrixName + " of '" + name + "' differ");
     };
   };
-  ds.push_back({"multi_normal", false, P::Vector, {P::Vector, P::Matrix}, {"mu", "Sigma"},
+  ds.push_back({"multi_normal", false, P::Vectors, {P::Vectors, P::Matrix}, {"mu", "Sigma"},
                 mvn("multi_normal", "covariance")});
-  ds.push_back({"multi_normal_cholesky", false, P::Vector, {P::Vector, P::Matrix}, {"mu", "L"},
+  ds.push_back({"multi_normal_cholesky", false, P::Vectors, {P::Vectors, P::Matrix}, {"mu", "L"},
                 mvn("multi_normal_cholesky", "Cholesky factor")});
   // Generalised linear models: D(y | x, alpha, beta, ...) is D(y | alpha + x * beta, ...), with
   // one row of x per outcome and one coefficient of beta per column.

@@ -19,6 +19,7 @@ enum class Param {
   Vector,     // vector
   RowVector,  // row_vector
   Matrix,     // matrix
+  Vectors,    // vector or array[] vector (multi_normal's variate and mean, vectorised as in Stan)
   IntArray,   // array[] int
   Ints,       // int or array[] int
   Reals,      // real scalar or 1-D container: vector, row_vector, array[] real/int (and matrix)

@@ -151,12 +151,16 @@ double pvi_inv_wishart_lpdf_grad(double adj, int64_t kk, const double *W, const 
                                  double *g_W, double *g_nu, double *g_S);
 double pvi_dirichlet_lpdf_grad(double adj, int64_t k, const double *theta, const double *alpha, double *g_theta,
                                double *g_alpha);
-double pvi_multi_normal_lpdf(int64_t k, const double *y, const double *mu, const double *Sigma);
-double pvi_multi_normal_lpdf_grad(double adj, int64_t k, const double *y, const double *mu, const double *Sigma,
-                                  double *g_y, double *g_mu, double *g_Sigma);
-double pvi_multi_normal_cholesky_lpdf(int64_t k, const double *y, const double *mu, const double *L);
-double pvi_multi_normal_cholesky_lpdf_grad(double adj, int64_t k, const double *y, const double *mu,
-                                           const double *L, double *g_y, double *g_mu, double *g_L);
+// n variates of length k; y and mu each one vector (stride 0) or n side by side (stride k).
+double pvi_multi_normal_lpdf(int64_t n, int64_t k, const double *y, int64_t s_y, const double *mu, int64_t s_mu,
+                             const double *Sigma);
+double pvi_multi_normal_lpdf_grad(double adj, int64_t n, int64_t k, const double *y, int64_t s_y, const double *mu,
+                                  int64_t s_mu, const double *Sigma, double *g_y, double *g_mu, double *g_Sigma);
+double pvi_multi_normal_cholesky_lpdf(int64_t n, int64_t k, const double *y, int64_t s_y, const double *mu,
+                                      int64_t s_mu, const double *L);
+double pvi_multi_normal_cholesky_lpdf_grad(double adj, int64_t n, int64_t k, const double *y, int64_t s_y,
+                                           const double *mu, int64_t s_mu, const double *L, double *g_y,
+                                           double *g_mu, double *g_L);
 
 /* --- element-wise functions (one file each under functions/) -------------------------------- */
 #define PVI_UNARY(f)                                                  \

@@ -125,6 +125,20 @@ TEST(Priors, LatentOnlyInsideAnExpressionHasNoPrior) {
             "2:15: warning: global latent 'm' has no prior statement; it gets an improper flat prior\n");
 }
 
+// Arithmetic on one latent and constants is a density of that latent (posteriordb's
+// multi_occupancy: (rho_uv + 1) / 2 ~ beta(2, 2)); with a second latent it is neither's prior.
+TEST(Priors, ArithmeticOnOneLatentAloneIsItsPrior) {
+  EXPECT_EQ(warnings("global { real r; real a; real b; }\nmodel {\n  (r + 1) / 2 ~ beta(2, 2);\n"
+                     "  -a ~ normal(0, 1);\n  a - b ~ normal(0, 1);\n}\n"),
+            "1:31: warning: global latent 'b' has no prior statement; it gets an improper flat prior\n");
+}
+
+// A latent bounded on both sides has a proper uniform prior without a statement, as a simplex.
+TEST(Priors, ALatentBoundedOnBothSidesNeedsNone) {
+  EXPECT_EQ(warnings("global { real<lower=-1, upper=1> rho; real<lower=0> s; }\nmodel {\n}\n"),
+            "1:53: warning: global latent 's' has no prior statement; it gets an improper flat prior\n");
+}
+
 TEST(Priors, HyperparametersNeedNoPrior) {
   EXPECT_EQ(warnings("data { real y; }\nhyper { real<lower=0> s; }\nglobal { real m; }\nmodel {\n"
                      "  m ~ normal(0, s);\n  y ~ normal(m, 1);\n}\n"),

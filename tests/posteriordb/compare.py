@@ -98,7 +98,9 @@ def status_line(stdout, stderr):
 
 def run_pvic(cmd, cwd, timeout, row, summary_path):
     """Run cmd in cwd; fill row's exit_code, status (pvic's status line or error) and seconds.
-    Returns the summary JSON, or None when there is none."""
+    Returns the summary JSON this run wrote, or None when it wrote none."""
+    if os.path.exists(summary_path):
+        os.remove(summary_path)  # not to read an earlier run's
     t0 = time.monotonic()
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -117,17 +119,19 @@ def run_pvic(cmd, cwd, timeout, row, summary_path):
 
 
 def worst_cells(fit, reference, row):
-    """The worst |mean error| in reference sds and the sd ratio furthest from 1 over the
-    reference's quantities (keys in pvic's names), into row; those the fit lacks into
-    row["missing"]. A constant reference quantity (sd 0) must be matched exactly."""
+    """The worst |mean error| in reference sds, the sd ratio furthest from 1 in log terms and the
+    largest |sd ratio - 1| over the reference's quantities (keys in pvic's names), into row;
+    those the fit lacks into row["missing"]. A constant reference quantity (sd 0) must be matched
+    to 1e-9 relative, with an sd of 0."""
     worst_m, worst_r = None, None
+    row["worst_sd_relative_error"] = None
     for key, r in reference.items():
         f = fit.get(key)
         if f is None or f.get("mean") is None or f.get("sd") is None:
             row["missing"].append(key)
             continue
         if r["sd"] == 0.0:
-            err = 0.0 if f["mean"] == r["mean"] else math.inf
+            err = 0.0 if abs(f["mean"] - r["mean"]) <= 1e-9 * max(1.0, abs(r["mean"])) else math.inf
             dev, ratio = (0.0, 1.0) if f["sd"] == 0.0 else (math.inf, math.inf)
         else:
             err = abs(f["mean"] - r["mean"]) / r["sd"]
@@ -137,6 +141,9 @@ def worst_cells(fit, reference, row):
             worst_m = (err, key)
         if not math.isfinite(dev) or worst_r is None or dev > worst_r[0]:
             worst_r = (dev, key, ratio)
+        rel = abs(ratio - 1.0)
+        if row["worst_sd_relative_error"] is None or not (rel <= row["worst_sd_relative_error"]):
+            row["worst_sd_relative_error"] = rel
     if worst_m:
         row["worst_mean_error_sd"], row["worst_mean_error_param"] = worst_m[0], worst_m[1]
     if worst_r:

@@ -591,6 +591,36 @@ std::vector<double> randomVector(Rng& g, int64_t k, double scale) {
   return v;
 }
 
+// multi_normal's n variates: y and mu each one k-vector (stride 0) or n of them (stride k); k is
+// the matrix's order.
+struct MvnLayout {
+  int64_t n, k, sy, smu;
+};
+
+MvnLayout mvnLayout(const Point& p) {
+  const auto k = static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(p[2].r.size()))));
+  const auto ny = static_cast<int64_t>(p[0].r.size()), nmu = static_cast<int64_t>(p[1].r.size());
+  return {std::max(ny, nmu) / k, k, ny > k ? k : 0, nmu > k ? k : 0};
+}
+
+VecLD mvnResidual(const Point& p, const MvnLayout& l, int64_t m) {
+  VecLD r(l.k);
+  for (int64_t i = 0; i < l.k; ++i)
+    r(i) = LD(p[0].r[static_cast<std::size_t>(m * l.sy + i)]) - LD(p[1].r[static_cast<std::size_t>(m * l.smu + i)]);
+  return r;
+}
+
+// One to three variates; with several, y, mu or both hold one vector per variate.
+std::pair<std::vector<double>, std::vector<double>> randomMvnVariates(Rng& g, int64_t k) {
+  const int64_t n = g.integer(1, 3);
+  const int64_t layout = n == 1 ? 3 : g.integer(1, 3);  // 1: y per variate, 2: mu per variate, 3: both
+  const int64_t ny = layout & 1 ? n : 1, nmu = layout & 2 ? n : 1;
+  std::vector<double> mu = randomVector(g, k * nmu, 1.0), y = randomVector(g, k * ny, 1.5);
+  for (int64_t m = 0; m < ny; ++m)
+    for (int64_t i = 0; i < k; ++i) y[static_cast<std::size_t>(m * k + i)] += mu[static_cast<std::size_t>((nmu > 1 ? m * k : 0) + i)];
+  return {y, mu};
+}
+
 // log c_K(eta) of the LKJ density in long double with std::lgamma (the kernels use a
 // cancellation-free lbeta).
 LD lkjLogConstantLD(int64_t k, LD eta) {
@@ -820,29 +850,35 @@ void addMultivariate(std::vector<Entry>& t) {
     sigma.fd = Fd::Symmetric;
     e.args = {real("y"), real("mu"), sigma};
     e.value = [](const Point& p) {
+      const MvnLayout l = mvnLayout(p);
       return std::vector<double>{
-          pvi_multi_normal_lpdf(static_cast<int64_t>(p[0].r.size()), p[0].r.data(), p[1].r.data(), p[2].r.data())};
+          pvi_multi_normal_lpdf(l.n, l.k, p[0].r.data(), l.sy, p[1].r.data(), l.smu, p[2].r.data())};
     };
     e.grad = [](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
-      return pvi_multi_normal_lpdf_grad(seed[0], static_cast<int64_t>(p[0].r.size()), p[0].r.data(),
-                                        p[1].r.data(), p[2].r.data(), g[0], g[1], g[2]);
+      const MvnLayout l = mvnLayout(p);
+      return pvi_multi_normal_lpdf_grad(seed[0], l.n, l.k, p[0].r.data(), l.sy, p[1].r.data(), l.smu, p[2].r.data(),
+                                        g[0], g[1], g[2]);
     };
-    // Closed form with Eigen in long double: -k/2 log(2 pi) - 1/2 log det Sigma - 1/2 r^T Sigma^{-1} r.
+    // Closed form with Eigen in long double, per variate m:
+    // -k/2 log(2 pi) - 1/2 log det Sigma - 1/2 r_m^T Sigma^{-1} r_m.
     e.reference = [](const Point& p) {
-      auto k = static_cast<Eigen::Index>(p[0].r.size());
-      VecLD r = toVec(p[0].r) - toVec(p[1].r);
+      const MvnLayout l = mvnLayout(p);
+      const auto k = static_cast<Eigen::Index>(l.k);
       MatLD S = toMat(p[2].r, k);
       Eigen::LLT<MatLD> llt(S);
       LD logdet = 0;
       for (Eigen::Index i = 0; i < k; ++i) logdet += 2 * std::log(LD(llt.matrixL()(i, i)));
-      LD q = r.dot(llt.solve(r));
-      return std::vector<LD>{-LD(k) / 2 * std::log(2 * LD(M_PI)) - logdet / 2 - q / 2};
+      LD v = 0;
+      for (int64_t m = 0; m < l.n; ++m) {
+        const VecLD r = mvnResidual(p, l, m);
+        v += -LD(k) / 2 * std::log(2 * LD(M_PI)) - logdet / 2 - r.dot(llt.solve(r)) / 2;
+      }
+      return std::vector<LD>{v};
     };
     e.random = [](Rng& g) {
       static const int64_t kSizes[] = {1, 2, 3, 4, 6};
       int64_t k = kSizes[g.integer(0, 4)];
-      std::vector<double> mu = randomVector(g, k, 1.0), y = randomVector(g, k, 1.5);
-      for (std::size_t i = 0; i < y.size(); ++i) y[i] += mu[i];
+      auto [y, mu] = randomMvnVariates(g, k);
       return Point{Rv(y), Rv(mu), Rv(randomCovariance(g, k))};
     };
     e.edges = {{Rv({1e-3}), Rv({0}), Rv({1e-300})},
@@ -865,24 +901,29 @@ void addMultivariate(std::vector<Entry>& t) {
     L.fd = Fd::Lower;
     e.args = {real("y"), real("mu"), L};
     e.value = [](const Point& p) {
-      return std::vector<double>{pvi_multi_normal_cholesky_lpdf(static_cast<int64_t>(p[0].r.size()), p[0].r.data(),
-                                                                p[1].r.data(), p[2].r.data())};
+      const MvnLayout l = mvnLayout(p);
+      return std::vector<double>{
+          pvi_multi_normal_cholesky_lpdf(l.n, l.k, p[0].r.data(), l.sy, p[1].r.data(), l.smu, p[2].r.data())};
     };
     e.grad = [](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
-      return pvi_multi_normal_cholesky_lpdf_grad(seed[0], static_cast<int64_t>(p[0].r.size()), p[0].r.data(),
-                                                 p[1].r.data(), p[2].r.data(), g[0], g[1], g[2]);
+      const MvnLayout l = mvnLayout(p);
+      return pvi_multi_normal_cholesky_lpdf_grad(seed[0], l.n, l.k, p[0].r.data(), l.sy, p[1].r.data(), l.smu,
+                                                 p[2].r.data(), g[0], g[1], g[2]);
     };
-    // Closed form with Eigen in long double from the lower triangle only:
-    // -k/2 log(2 pi) - sum log L_ii - 1/2 |L^{-1} r|^2.
+    // Closed form with Eigen in long double from the lower triangle only, per variate m:
+    // -k/2 log(2 pi) - sum log L_ii - 1/2 |L^{-1} r_m|^2.
     e.reference = [](const Point& p) {
-      auto k = static_cast<Eigen::Index>(p[0].r.size());
-      VecLD r = toVec(p[0].r) - toVec(p[1].r);
+      const MvnLayout l = mvnLayout(p);
+      const auto k = static_cast<Eigen::Index>(l.k);
       MatLD L = MatLD::Zero(k, k);
       for (Eigen::Index j = 0; j < k; ++j)
         for (Eigen::Index i = j; i < k; ++i) L(i, j) = p[2].r[static_cast<std::size_t>(i + j * k)];
-      VecLD z = L.triangularView<Eigen::Lower>().solve(r);
-      LD v = -LD(k) / 2 * std::log(2 * LD(M_PI)) - z.squaredNorm() / 2;
-      for (Eigen::Index i = 0; i < k; ++i) v -= std::log(L(i, i));
+      LD v = 0;
+      for (int64_t m = 0; m < l.n; ++m) {
+        VecLD z = L.triangularView<Eigen::Lower>().solve(mvnResidual(p, l, m));
+        v += -LD(k) / 2 * std::log(2 * LD(M_PI)) - z.squaredNorm() / 2;
+        for (Eigen::Index i = 0; i < k; ++i) v -= std::log(L(i, i));
+      }
       return std::vector<LD>{v};
     };
     // The strict upper triangle is NaN: the kernel must never read it.
@@ -894,8 +935,7 @@ void addMultivariate(std::vector<Entry>& t) {
         L[static_cast<std::size_t>(j + j * k)] = std::exp(g.uni(-0.5, 0.5));
         for (int64_t i = j + 1; i < k; ++i) L[static_cast<std::size_t>(i + j * k)] = 0.5 * g.normal();
       }
-      std::vector<double> mu = randomVector(g, k, 1.0), y = randomVector(g, k, 1.5);
-      for (std::size_t i = 0; i < y.size(); ++i) y[i] += mu[i];
+      auto [y, mu] = randomMvnVariates(g, k);
       return Point{Rv(y), Rv(mu), Rv(L)};
     };
     e.edges = {{Rv({1e-300}), Rv({0}), Rv({1e-300})},
