@@ -45,7 +45,7 @@ std::vector<KernelOp> build() {
   for (const char* f : {"exp", "log", "log1p", "expm1", "log1m", "log1m_exp", "lgamma", "digamma", "inv_logit", "log_inv_logit",
                         "log1m_inv_logit", "logit", "sqrt", "square", "tanh", "abs", "relu", "inv", "softmax",
                         "log_softmax", "neg", "log10", "cumulative_sum", "cholesky_decompose", "diag_matrix",
-                        "multiply_lower_tri_self_transpose"})
+                        "multiply_lower_tri_self_transpose", "eigenvalues_sym", "eigenvectors_sym"})
     add(f, CallConv::Unary, f);
   for (const char* f : {"add", "sub", "mul", "div", "pow"}) add(std::string("ew_") + f, CallConv::EwBinary, std::string("ew_") + f);
   for (const char* f : {"pow", "fmax", "fmin"}) add(std::string(f) + "2", CallConv::ScalarBinary, f);

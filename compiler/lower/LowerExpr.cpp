@@ -378,6 +378,10 @@ ValueId FunctionLowerer::call(const Expr& e) {
     const ValueId exponent = kernel("ew_mul", t, {kernel("ew_mul", t, {diff, diff}), factor});
     return kernel("ew_mul", t, {kernel("exp", t, {exponent}), kernel("ew_mul", realScalar(), {alpha, alpha})});
   }
+  if (fn == "eigenvalues_sym") {  // k values of a k x k matrix
+    const ValueId a = realValue(*e.args[0]);
+    return kernel(fn, VType{Elem::Real, 1, {f_.at(a).type.dims[0], ir::kNone, ir::kNone, ir::kNone}}, {a});
+  }
   if (fn == "diag_matrix" || fn == "identity_matrix") {
     ValueId v;
     if (fn == "diag_matrix") {

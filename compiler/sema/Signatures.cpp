@@ -401,11 +401,16 @@ std::vector<FunctionEntry> buildFunctions() {
   fns.push_back({"segment", {{{P::Vector, P::Int, P::Int}, [](const CallArgs& a) { return Type::vector(a.asSize[2]); }}}});
   for (const char* f : {"head", "tail"})
     fns.push_back({f, {{{P::Vector, P::Int}, [](const CallArgs& a) { return Type::vector(a.asSize[1]); }}}});
-  for (const char* f : {"cholesky_decompose", "multiply_lower_tri_self_transpose"})
+  for (const char* f : {"cholesky_decompose", "multiply_lower_tri_self_transpose", "eigenvectors_sym"})
     fns.push_back({f, {{{P::Matrix}, [name = std::string(f)](const CallArgs& a) {
                          a.sizes.requireEqual(a.types[0].rows, a.types[0].cols, "the matrix of '" + name + "' is not square");
                          return a.types[0];
                        }}}});
+  fns.push_back({"eigenvalues_sym", {{{P::Matrix}, [](const CallArgs& a) {
+                                       a.sizes.requireEqual(a.types[0].rows, a.types[0].cols,
+                                                            "the matrix of 'eigenvalues_sym' is not square");
+                                       return Type::vector(a.types[0].rows);
+                                     }}}});
   fns.push_back({"diag_matrix", {{{P::Vector}, [](const CallArgs& a) { return Type::matrix(a.types[0].rows, a.types[0].rows); }}}});
   fns.push_back({"identity_matrix", {{{P::Int}, [](const CallArgs& a) { return Type::matrix(a.asSize[0], a.asSize[0]); }}}});
   // The squared exponential covariance of one set of points (n x n), or between two (n1 x n2).

@@ -98,6 +98,41 @@ model {
   }
 }
 
+// eigenvalues_sym and eigenvectors_sym of a covariance built from parameters: the multivariate
+// normal density written through S = Q diag(lambda) Q' equals multi_normal's, value and gradient
+// (the gradients through both decompositions, against finite differences).
+TEST(Multivariate, MultiNormalThroughTheEigendecomposition) {
+  const char* header = R"(
+data { int K; vector[K] y; }
+global { cholesky_factor_corr[K] Lc; vector<lower=0>[K] s; }
+model {
+  matrix[K, K] S = quad_form_diag(multiply_lower_tri_self_transpose(Lc), s);
+)";
+  Compiled a = compileModel(std::string(header) + R"(
+  vector[K] lambda = eigenvalues_sym(S);
+  matrix[K, K] Q = eigenvectors_sym(S);
+  target += -0.5 * K * log(2 * pi()) - 0.5 * sum(log(lambda)) - 0.5 * sum(square(Q' * y) ./ lambda);
+}
+)");
+  Compiled b = compileModel(std::string(header) + "  target += multi_normal_lpdf(y | rep_vector(0, K), S);\n}\n");
+  ASSERT_TRUE(a.jit) << a.errors;
+  ASSERT_TRUE(b.jit) << b.errors;
+  const int K = 3;
+  std::mt19937_64 rng(23);
+  DataBlock shared;
+  shared.addInt(K).addReals(randomVector(K, rng, 1.0));
+  CompiledModel ma(a.jit->code(), a.lowered->schema, shared, {});
+  CompiledModel mb(b.jit->code(), b.lowered->schema, shared, {});
+  for (int trial = 0; trial < 3; ++trial) {
+    const std::vector<double> z = randomVector(ma.globalDim(), rng, 0.7);
+    const double va = ma.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
+    const double vb = mb.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
+    ASSERT_TRUE(std::isfinite(vb));
+    EXPECT_NEAR(va, vb, 1e-10 * (1 + std::fabs(vb)));
+    EXPECT_LE(gradientError(ma, z), 1.0);
+  }
+}
+
 TEST(Multivariate, DirichletOfASoftmax) {
   Compiled c = compileModel(R"(
 data { int K; vector<lower=0>[K] alpha; }

@@ -4,6 +4,7 @@
 // kernel (Boost.Math distributions and special functions in long double, or in 50-digit
 // cpp_bin_float where long double is not enough, closed forms, Eigen products). The checks in
 // kernel_checks_test.cpp run every entry through the same machinery.
+#include <Eigen/Eigenvalues>
 #include <Eigen/Dense>
 #include <algorithm>
 #include <boost/math/distributions/bernoulli.hpp>
@@ -1479,6 +1480,69 @@ void addLinearAlgebra(std::vector<Entry>& t) {
       return Point{Rv(randomCovariance(g, k))};
     };
     e.edges = {{Rv({4.0})}, {Rv({1.0, 0.999, 0.999, 1.0})}, {Rv({1e4, 1.0, 1.0, 1e-4 + 1e-8})}};
+    t.push_back(e);
+  }
+  // eigenvalues_sym and eigenvectors_sym on matrices with eigenvalues at least 0.5 apart (a
+  // random rotation of a spread spectrum), against Eigen's solver in long double with the same
+  // sign convention (each eigenvector's largest element positive).
+  const auto eigensystem = [](const Point& p) {
+    const auto k = static_cast<Eigen::Index>(std::llround(std::sqrt(static_cast<double>(p[0].r.size()))));
+    Eigen::SelfAdjointEigenSolver<MatLD> solver(toMat(p[0].r, k));
+    MatLD V = solver.eigenvectors();
+    for (Eigen::Index j = 0; j < k; ++j) {
+      Eigen::Index largest = 0;
+      V.col(j).cwiseAbs().maxCoeff(&largest);
+      if (V(largest, j) < 0) V.col(j) *= -1;
+    }
+    return std::make_pair(VecLD(solver.eigenvalues()), V);
+  };
+  const auto spreadSpectrum = [](Rng& g) {
+    const int64_t k = g.integer(1, 5);
+    const Eigen::MatrixXd q = Eigen::HouseholderQR<Eigen::MatrixXd>(Eigen::Map<const Eigen::MatrixXd>(
+                                  randomMatrix(g, k, k).data(), k, k)).householderQ();
+    Eigen::VectorXd lambda(k);
+    double at = g.uni(-2.0, 2.0);
+    for (int64_t i = 0; i < k; ++i) lambda(i) = (at += g.uni(0.5, 2.0));
+    Eigen::MatrixXd a = q * lambda.asDiagonal() * q.transpose();
+    a = (0.5 * (a + a.transpose())).eval();
+    return Point{Rv(std::vector<double>(a.data(), a.data() + k * k))};
+  };
+  {
+    Entry e;
+    e.name = "eigenvalues_sym";
+    e.kind = Kind::Function;
+    e.symbols = {"pvi_eigenvalues_sym", "pvi_eigenvalues_sym_grad"};
+    ArgSpec a = real("A");
+    a.fd = Fd::Symmetric;
+    e.args = {a};
+    const auto order = [](const Point& p) {
+      return static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(p[0].r.size()))));
+    };
+    e.value = [order](const Point& p) {
+      std::vector<double> out(static_cast<std::size_t>(order(p)));
+      pvi_eigenvalues_sym(order(p), p[0].r.data(), out.data());
+      return out;
+    };
+    e.grad = [order](const Point& p, const std::vector<double>& seed, const Grads& g) -> std::optional<double> {
+      std::vector<double> out(static_cast<std::size_t>(order(p)));
+      pvi_eigenvalues_sym(order(p), p[0].r.data(), out.data());
+      pvi_eigenvalues_sym_grad(order(p), p[0].r.data(), out.data(), seed.data(), g[0]);
+      return std::nullopt;
+    };
+    e.reference = [eigensystem](const Point& p) {
+      const VecLD lambda = eigensystem(p).first;
+      return std::vector<LD>(lambda.data(), lambda.data() + lambda.size());
+    };
+    e.random = spreadSpectrum;
+    e.edges = {{Rv({4.0})}, {Rv({2.0, 0.0, 0.0, 1.0})}, {Rv({1.0, 0.5, 0.5, 3.0})}};
+    t.push_back(e);
+  }
+  {
+    Entry e = squareMatrixFunction("eigenvectors_sym", "A", KPAIR(pvi_eigenvectors_sym));
+    e.args[0].fd = Fd::Symmetric;
+    e.reference = [eigensystem](const Point& p) { return flat(eigensystem(p).second); };
+    e.random = spreadSpectrum;
+    e.edges = {{Rv({4.0})}, {Rv({2.0, 0.0, 0.0, 1.0})}, {Rv({1.0, 0.5, 0.5, 3.0})}};
     t.push_back(e);
   }
   {
