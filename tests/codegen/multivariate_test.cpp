@@ -21,6 +21,20 @@ double gradientError(const CompiledModel& m, std::vector<double> z) {
   return worst;  // <= 1 passes
 }
 
+// At three random points: a's prior factor equals b's (finite), and a's gradient matches finite
+// differences.
+void expectSameDensity(const CompiledModel& a, const CompiledModel& b, std::mt19937_64& rng) {
+  ASSERT_EQ(a.globalDim(), b.globalDim());
+  for (int trial = 0; trial < 3; ++trial) {
+    const std::vector<double> z = randomVector(a.globalDim(), rng, 0.7);
+    const double va = a.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
+    const double vb = b.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
+    ASSERT_TRUE(std::isfinite(vb));
+    EXPECT_NEAR(va, vb, 1e-10 * (1 + std::fabs(vb)));
+    EXPECT_LE(gradientError(a, z), 1.0);
+  }
+}
+
 TEST(Multivariate, MultiNormalAndCholesky) {
   Compiled c = compileModel(R"(
 data { int K; vector[K] y; matrix[K, K] Sigma; matrix[K, K] L; }
@@ -87,15 +101,7 @@ model {
   shared.addInt(K).addInt(N).addReals(randomVector(K * N, rng, 1.0));
   CompiledModel ma(a.jit->code(), a.lowered->schema, shared, {});
   CompiledModel mb(b.jit->code(), b.lowered->schema, shared, {});
-  ASSERT_EQ(ma.globalDim(), mb.globalDim());
-  for (int trial = 0; trial < 3; ++trial) {
-    const std::vector<double> z = randomVector(ma.globalDim(), rng, 0.7);
-    const double va = ma.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
-    const double vb = mb.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
-    ASSERT_TRUE(std::isfinite(vb));
-    EXPECT_NEAR(va, vb, 1e-10 * (1 + std::fabs(vb)));
-    EXPECT_LE(gradientError(ma, z), 1.0);
-  }
+  expectSameDensity(ma, mb, rng);
 }
 
 // eigenvalues_sym and eigenvectors_sym of a covariance built from parameters: the multivariate
@@ -123,14 +129,7 @@ model {
   shared.addInt(K).addReals(randomVector(K, rng, 1.0));
   CompiledModel ma(a.jit->code(), a.lowered->schema, shared, {});
   CompiledModel mb(b.jit->code(), b.lowered->schema, shared, {});
-  for (int trial = 0; trial < 3; ++trial) {
-    const std::vector<double> z = randomVector(ma.globalDim(), rng, 0.7);
-    const double va = ma.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
-    const double vb = mb.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
-    ASSERT_TRUE(std::isfinite(vb));
-    EXPECT_NEAR(va, vb, 1e-10 * (1 + std::fabs(vb)));
-    EXPECT_LE(gradientError(ma, z), 1.0);
-  }
+  expectSameDensity(ma, mb, rng);
 }
 
 TEST(Multivariate, DirichletOfASoftmax) {
