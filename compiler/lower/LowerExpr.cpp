@@ -95,7 +95,8 @@ ValueId FunctionLowerer::lower(const Expr& e) {
       // dims(x)[k], k a constant (as the checker's sizes take it): x's k-th size itself, which
       // can size a variable (a load from dims' array could not: FunctionLowerer::add).
       if (const Expr& b = *e.args[0]; b.kind == ExprKind::Call && b.text == "dims" && e.indices.size() == 1 &&
-                                      e.indices[0].kind == IndexSyntax::Kind::Single) {
+                                      e.indices[0].kind == IndexSyntax::Kind::Single &&
+                                      e.indices[0].lo->type.isIntScalar()) {
         if (const std::optional<int64_t> k = constantInt(intExpr(*e.indices[0].lo))) {
           const std::vector<ValueId> dims = dimsOf(*b.args[0]);
           if (*k >= 1 && *k <= static_cast<int64_t>(dims.size())) return dims[static_cast<size_t>(*k - 1)];

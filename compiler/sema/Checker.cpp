@@ -769,14 +769,25 @@ void Checker::markPriors(const Expr& variate) {
     // y - mu ~ normal(0, s) the statement is y's likelihood, not mu's prior.
     std::set<const Symbol*> names;
     bool other = false;
+    // Only a latent, number literals, unary + and -, and + - * / between them: an affine map of
+    // the latent (not [1, -1] * v, v' * v or a > 0, which are not one-to-one).
     std::function<void(const Expr&)> collect = [&](const Expr& e) {
-      if (e.kind == ExprKind::Name) {
-        const bool latent = e.symbol != nullptr &&
-                            (e.symbol->kind == SymbolKind::Global || e.symbol->kind == SymbolKind::Local);
-        if (latent) names.insert(e.symbol);
-        else other = true;
-      } else if (e.kind == ExprKind::Index || e.kind == ExprKind::Call) {
-        other = true;  // an element, or a function of more than constants: not followed
+      switch (e.kind) {
+        case ExprKind::Name:
+          if (e.symbol != nullptr && (e.symbol->kind == SymbolKind::Global || e.symbol->kind == SymbolKind::Local))
+            names.insert(e.symbol);
+          else
+            other = true;
+          return;
+        case ExprKind::IntLit:
+        case ExprKind::RealLit: return;
+        case ExprKind::Unary:
+          if (e.text != "-" && e.text != "+") other = true;
+          break;
+        case ExprKind::Binary:
+          if (e.text != "+" && e.text != "-" && e.text != "*" && e.text != "/") other = true;
+          break;
+        default: other = true; return;
       }
       forEachSubExpr(e, [&](const ExprPtr& a) { collect(*a); });
     };

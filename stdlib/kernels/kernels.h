@@ -225,13 +225,14 @@ void pvi_softmax(int64_t n, const double *x, double *out);
 void pvi_softmax_grad(int64_t n, const double *x, const double *out, const double *g_out, double *g_x);
 void pvi_log_softmax(int64_t n, const double *x, double *out);
 void pvi_log_softmax_grad(int64_t n, const double *x, const double *out, const double *g_out, double *g_x);
-/* k x k matrices, n = k^2 (linalg/cholesky_decompose.cpp): the lower Cholesky factor (NaN unless
- * positive definite; the gradient is symmetric), and diag_matrix of a vector of k. */
-// eigenvalues_sym: n = k outputs (ascending); eigenvectors_sym: n = k^2 (columns, same order).
+/* The eigensystem of a symmetric k x k matrix (linalg/eigen_sym.cpp): eigenvalues_sym has n = k
+ * outputs (ascending), eigenvectors_sym n = k^2 (columns, in the same order). */
 void pvi_eigenvalues_sym(int64_t n, const double *A, double *out);
 void pvi_eigenvalues_sym_grad(int64_t n, const double *A, const double *out, const double *g_out, double *g_A);
 void pvi_eigenvectors_sym(int64_t n, const double *A, double *out);
 void pvi_eigenvectors_sym_grad(int64_t n, const double *A, const double *out, const double *g_out, double *g_A);
+/* k x k matrices, n = k^2 (linalg/cholesky_decompose.cpp): the lower Cholesky factor (NaN unless
+ * positive definite; the gradient is symmetric), and diag_matrix of a vector of k. */
 void pvi_cholesky_decompose(int64_t n, const double *A, double *out);
 void pvi_cholesky_decompose_grad(int64_t n, const double *A, const double *out, const double *g_out, double *g_A);
 void pvi_diag_matrix(int64_t n, const double *v, double *out);

@@ -290,8 +290,9 @@ TEST(Allocation, NoHeapAllocationAfterTheFirstCall) {
   EXPECT_TRUE(std::isfinite(sum));
 }
 
-// The multivariate normals use a dense workspace of k^2 + 2k doubles: on the stack up to k = 16,
-// beyond that a per-thread buffer that grows on the first call only.
+// The multivariate normals use a dense workspace of 2k^2 + 3k doubles (multi_normal) or 2k
+// (multi_normal_cholesky): on the stack while it fits Scratch's inline buffer, beyond that a
+// per-thread buffer that grows on the first call only.
 TEST(Allocation, MultiNormalAboveSixteenDimensions) {
   Compiled c = compileModel(R"(
 data { int K; vector[K] m; matrix[K, K] S; matrix[K, K] L; }
@@ -316,6 +317,42 @@ model {
     shared.addInt(K).addReals(m).addReals(S).addReals(L);
     CompiledModel model(c.jit->code(), c.lowered->schema, shared, {});
     std::vector<double> z(model.globalDim(), 0.2), gz(z.size());
+    model.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
+    model.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
+    long before = allocations.load();
+    double sum = 0;
+    for (int k = 0; k < 20; ++k) {
+      sum += model.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
+      sum += model.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
+    }
+    EXPECT_EQ(allocations.load(), before) << "K = " << K;
+    EXPECT_TRUE(std::isfinite(sum));
+  }
+}
+
+// eigenvalues_sym and eigenvectors_sym keep their solver and matrices per thread, sized on the
+// first call for each order.
+TEST(Allocation, EigendecompositionAfterTheFirstCall) {
+  Compiled c = compileModel(R"(
+data { int K; matrix[K, K] B; }
+global { vector[K] s; }
+model {
+  matrix[K, K] S = B + diag_matrix(s);
+  target += -sum(eigenvalues_sym(S)) + sum(eigenvectors_sym(S));
+  s ~ normal(0, 1);
+}
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  for (int64_t K : {3, 20}) {
+    std::vector<double> B(static_cast<size_t>(K * K), 0.0);  // symmetric, tridiagonal
+    for (int64_t i = 0; i < K; ++i) {
+      B[static_cast<size_t>(i + i * K)] = static_cast<double>(i);
+      if (i + 1 < K) B[static_cast<size_t>(i + 1 + i * K)] = B[static_cast<size_t>(i + (i + 1) * K)] = 0.3;
+    }
+    DataBlock shared;
+    shared.addInt(K).addReals(B);
+    CompiledModel model(c.jit->code(), c.lowered->schema, shared, {});
+    std::vector<double> z(model.globalDim(), 0.1), gz(z.size());
     model.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
     model.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
     long before = allocations.load();

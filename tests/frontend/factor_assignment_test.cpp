@@ -131,6 +131,11 @@ TEST(Priors, ArithmeticOnOneLatentAloneIsItsPrior) {
   EXPECT_EQ(warnings("global { real r; real a; real b; }\nmodel {\n  (r + 1) / 2 ~ beta(2, 2);\n"
                      "  -a ~ normal(0, 1);\n  a - b ~ normal(0, 1);\n}\n"),
             "1:31: warning: global latent 'b' has no prior statement; it gets an improper flat prior\n");
+  // Not one-to-one: a contrast, a quadratic form, a comparison.
+  EXPECT_EQ(warnings("global { vector[2] v; real a; }\nmodel {\n  [1, -1] * v ~ normal(0, 1);\n"
+                     "  (a > 0) ~ bernoulli(0.5);\n}\n"),
+            "1:20: warning: global latent 'v' has no prior statement; it gets an improper flat prior\n"
+            "1:28: warning: global latent 'a' has no prior statement; it gets an improper flat prior\n");
 }
 
 // A latent bounded on both sides has a proper uniform prior without a statement, as a simplex.
