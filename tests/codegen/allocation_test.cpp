@@ -290,6 +290,22 @@ TEST(Allocation, NoHeapAllocationAfterTheFirstCall) {
   EXPECT_TRUE(std::isfinite(sum));
 }
 
+// The prior factor at z = (at, ..., at), with and without its gradient: after one call of each,
+// 20 more allocate nothing, and the values are finite.
+void expectPriorAllocatesOnlyOnce(const CompiledModel& model, double at, int64_t K) {
+  std::vector<double> z(model.globalDim(), at), gz(z.size());
+  model.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
+  model.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
+  long before = allocations.load();
+  double sum = 0;
+  for (int k = 0; k < 20; ++k) {
+    sum += model.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
+    sum += model.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
+  }
+  EXPECT_EQ(allocations.load(), before) << "K = " << K;
+  EXPECT_TRUE(std::isfinite(sum));
+}
+
 // The multivariate normals use a dense workspace of 2k^2 + 3k doubles (multi_normal) or 2k
 // (multi_normal_cholesky): on the stack while it fits Scratch's inline buffer, beyond that a
 // per-thread buffer that grows on the first call only.
@@ -315,23 +331,11 @@ model {
     }
     DataBlock shared;
     shared.addInt(K).addReals(m).addReals(S).addReals(L);
-    CompiledModel model(c.jit->code(), c.lowered->schema, shared, {});
-    std::vector<double> z(model.globalDim(), 0.2), gz(z.size());
-    model.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
-    model.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
-    long before = allocations.load();
-    double sum = 0;
-    for (int k = 0; k < 20; ++k) {
-      sum += model.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
-      sum += model.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
-    }
-    EXPECT_EQ(allocations.load(), before) << "K = " << K;
-    EXPECT_TRUE(std::isfinite(sum));
+    expectPriorAllocatesOnlyOnce(CompiledModel(c.jit->code(), c.lowered->schema, shared, {}), 0.2, K);
   }
 }
 
-// eigenvalues_sym and eigenvectors_sym keep their solver and matrices per thread, sized on the
-// first call for each order.
+// eigenvalues_sym and eigenvectors_sym work in a Scratch buffer (linalg/eigen_sym.cpp).
 TEST(Allocation, EigendecompositionAfterTheFirstCall) {
   Compiled c = compileModel(R"(
 data { int K; matrix[K, K] B; }
@@ -351,18 +355,7 @@ model {
     }
     DataBlock shared;
     shared.addInt(K).addReals(B);
-    CompiledModel model(c.jit->code(), c.lowered->schema, shared, {});
-    std::vector<double> z(model.globalDim(), 0.1), gz(z.size());
-    model.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
-    model.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
-    long before = allocations.load();
-    double sum = 0;
-    for (int k = 0; k < 20; ++k) {
-      sum += model.priorLogDensity(z.data(), nullptr, gz.data(), nullptr);
-      sum += model.priorLogDensity(z.data(), nullptr, nullptr, nullptr);
-    }
-    EXPECT_EQ(allocations.load(), before) << "K = " << K;
-    EXPECT_TRUE(std::isfinite(sum));
+    expectPriorAllocatesOnlyOnce(CompiledModel(c.jit->code(), c.lowered->schema, shared, {}), 0.1, K);
   }
 }
 
