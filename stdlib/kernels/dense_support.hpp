@@ -10,6 +10,9 @@
 
 namespace pvi::kern {
 
+// k for a k x k matrix of n = k^2 elements (rounded: the caller checks k * k == n where it matters).
+inline int64_t squareOrder(int64_t n) { return static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(n)))); }
+
 // Workspace of n doubles: on the stack for small sizes, otherwise in a per-thread buffer that
 // only grows, so that evaluating a model allocates nothing after its first call. (A second
 // Scratch alive on the same thread, which no kernel makes today, gets its own heap block.)

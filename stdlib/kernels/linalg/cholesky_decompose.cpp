@@ -16,12 +16,8 @@
 
 using namespace pvi::kern;
 
-namespace {
-int64_t orderOf(int64_t n) { return static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(n)))); }
-}  // namespace
-
 extern "C" void pvi_cholesky_decompose(int64_t n, const double* A, double* out) {
-  const int64_t k = orderOf(n);
+  const int64_t k = squareOrder(n);
   for (int64_t e = 0; e < n; ++e) out[e] = 0.0;
   if (k * k != n || !choleskyLower(k, A, out))
     for (int64_t e = 0; e < n; ++e) out[e] = std::numeric_limits<double>::quiet_NaN();
@@ -29,7 +25,7 @@ extern "C" void pvi_cholesky_decompose(int64_t n, const double* A, double* out) 
 
 extern "C" void pvi_cholesky_decompose_grad(int64_t n, const double*, const double* out, const double* g_out,
                                             double* g_A) {
-  const int64_t k = orderOf(n);
+  const int64_t k = squareOrder(n);
   if (g_A == nullptr || k * k != n || !std::isfinite(out[0])) return;
   const double* L = out;
   Scratch scratch(static_cast<std::size_t>(2 * n));
@@ -55,21 +51,21 @@ extern "C" void pvi_cholesky_decompose_grad(int64_t n, const double*, const doub
 
 // diag_matrix(v): the k x k matrix with v on its diagonal (n = k^2; v has k elements).
 extern "C" void pvi_diag_matrix(int64_t n, const double* v, double* out) {
-  const int64_t k = orderOf(n);
+  const int64_t k = squareOrder(n);
   for (int64_t e = 0; e < n; ++e) out[e] = 0.0;
   for (int64_t i = 0; i < k; ++i) out[i + i * k] = v[i];
 }
 
 extern "C" void pvi_diag_matrix_grad(int64_t n, const double*, const double*, const double* g_out, double* g_v) {
   if (g_v == nullptr) return;
-  const int64_t k = orderOf(n);
+  const int64_t k = squareOrder(n);
   for (int64_t i = 0; i < k; ++i) g_v[i] += g_out[i + i * k];
 }
 
 // multiply_lower_tri_self_transpose(x) = T T', T the lower triangle of x (diagonal included).
 // Gradient: with G the adjoint of the product, Tbar = (G + G') T, kept on the lower triangle.
 extern "C" void pvi_multiply_lower_tri_self_transpose(int64_t n, const double* x, double* out) {
-  const int64_t k = orderOf(n);
+  const int64_t k = squareOrder(n);
   for (int64_t j = 0; j < k; ++j)
     for (int64_t i = 0; i < k; ++i) {
       double s = 0.0;
@@ -81,7 +77,7 @@ extern "C" void pvi_multiply_lower_tri_self_transpose(int64_t n, const double* x
 extern "C" void pvi_multiply_lower_tri_self_transpose_grad(int64_t n, const double* x, const double*,
                                                            const double* g_out, double* g_x) {
   if (g_x == nullptr) return;
-  const int64_t k = orderOf(n);
+  const int64_t k = squareOrder(n);
   for (int64_t m = 0; m < k; ++m)  // column m of T
     for (int64_t i = m; i < k; ++i) {
       double s = 0.0;  // ((G + G') T)(i, m) = sum_j (G(i, j) + G(j, i)) T(j, m), T(j, m) = 0 for j < m

@@ -28,7 +28,6 @@ using namespace pvi::kern;
 
 namespace {
 
-int64_t orderOf(int64_t n) { return static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(n)))); }
 
 // lambda (k) and V (k x k, columns) with A = V diag(lambda) V', ascending, signs as above; W is
 // k x k scratch. False when A's lower triangle has a non-finite element.
@@ -133,14 +132,14 @@ extern "C" void pvi_eigenvalues_sym_grad(int64_t n, const double* A, const doubl
 }
 
 extern "C" void pvi_eigenvectors_sym(int64_t n, const double* A, double* out) {
-  const int64_t k = orderOf(n);
+  const int64_t k = squareOrder(n);
   Scratch buf(static_cast<std::size_t>(n + k));
   if (k * k != n || !decompose(k, A, buf.data() + n, out, buf.data())) fillNaN(n, out);
 }
 
 extern "C" void pvi_eigenvectors_sym_grad(int64_t n, const double* A, const double*, const double* g_out,
                                           double* g_A) {
-  const int64_t k = orderOf(n);
+  const int64_t k = squareOrder(n);
   if (g_A == nullptr || k * k != n) return;
   Scratch buf(static_cast<std::size_t>(3 * n + k));
   double *V = buf.data(), *W = V + n, *P = W + n, *lambda = P + n;
