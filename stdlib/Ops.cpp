@@ -35,6 +35,9 @@ std::vector<KernelOp> build() {
   add("categorical_lpmf", CallConv::Categorical, "categorical_lpmf", {true, false});
   add("categorical_logit_lpmf", CallConv::Categorical, "categorical_logit_lpmf", {true, false});
   add("dirichlet_lpdf", CallConv::Dirichlet, "dirichlet_lpdf");
+  // Stan's three solvers of the theta / x_r / x_i interface share the one adaptive solver.
+  for (const char* solver : {"integrate_ode_rk45", "integrate_ode_bdf", "integrate_ode_adams"})
+    add(solver, CallConv::Ode, "integrate_ode");
   add("lkj_corr_cholesky_lpdf", CallConv::Dirichlet, "lkj_corr_cholesky_lpdf");  // (K^2, L, eta)
   add("lkj_corr_lpdf", CallConv::Dirichlet, "lkj_corr_lpdf");                      // (K^2, Omega, eta)
   add("wishart_lpdf", CallConv::Dirichlet, "wishart_lpdf");                        // (K^2, W, nu, S)

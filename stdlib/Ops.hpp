@@ -30,6 +30,8 @@ enum class CallConv {
   Dirichlet,      // double v(k, theta, alpha);  double g(adj, k, theta, alpha, g_theta, g_alpha)
   MultiNormal,    // double v(n, k, y, s_y, mu, s_mu, M);  double g(adj, n, k, y, s_y, mu, s_mu, M, g_y, g_mu, g_M)
                   // (n variates: y and mu each a vector, stride 0, or an array of n vectors, stride k)
+  Ode,            // integrate_ode_*: operands (y0, t0, ts, theta, x_r, x_i, rtol, atol, max_steps), imm =
+                  // the ODE system (LoweredModel::odeSystems); see stdlib/kernels/ode/ode.h
 };
 
 // Conventions whose value is a log density (fused into their backward call when used only by

@@ -48,6 +48,9 @@ struct Expr {
   bool conditional = false;   // Call written with '|'
   std::vector<ExprPtr> args;
   std::vector<IndexSyntax> indices;
+  // Call of an ODE solver: the ODE system's function, taken out of `args` by the checker.
+  std::string callee;
+  Span calleeSpan;
 
   // sema
   Type type;

@@ -15,6 +15,8 @@ ExprPtr cloneExpr(const Expr& e) {
   out->text = e.text;
   out->nameSpan = e.nameSpan;
   out->conditional = e.conditional;
+  out->callee = e.callee;
+  out->calleeSpan = e.calleeSpan;
   for (const ExprPtr& a : e.args) out->args.push_back(cloneExpr(*a));
   for (const IndexSyntax& i : e.indices) out->indices.push_back(IndexSyntax{i.kind, cloneOptional(i.lo), cloneOptional(i.hi), i.span});
   return out;

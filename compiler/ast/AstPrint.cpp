@@ -46,8 +46,9 @@ std::string printExpr(const Expr& e) {
     case ExprKind::RealLit:
     case ExprKind::Name: return e.text;
     case ExprKind::Call: {
-      std::string s = e.text + "(";
-      for (size_t i = 0; i < e.args.size(); ++i) s += (i == 0 ? "" : (i == 1 && e.conditional) ? " | " : ", ") + printExpr(*e.args[i]);
+      std::string s = e.text + "(" + e.callee;  // an ODE solver's system first (CheckOde.cpp)
+      for (size_t i = 0; i < e.args.size(); ++i)
+        s += (i == 0 && e.callee.empty() ? "" : (i == 1 && e.conditional) ? " | " : ", ") + printExpr(*e.args[i]);
       return s + ")";
     }
     case ExprKind::Index: {

@@ -851,6 +851,27 @@ class Emitter {
         if (bw->fused) addTarget(value);
         return;
       }
+      case CallConv::Ode: {
+        llvm::Function* system = m_.getFunction(odeSystemSymbol(i.imm));
+        if (system == nullptr) throw std::logic_error("ODE system " + std::to_string(i.imm) + " was not emitted");
+        auto n = [&](size_t a) { return count(at(ops[a]).type); };
+        std::vector<llvm::Value*> args{system,         n(0),       ptrOf(ops[0]), load(ptrOf(ops[1])),
+                                       n(2),           ptrOf(ops[2]), n(3),       ptrOf(ops[3]),
+                                       n(4),           ptrOf(ops[4]), n(5),       intPointer(ops[5]),
+                                       load(ptrOf(ops[6])), load(ptrOf(ops[7])), load(ptrOf(ops[8]))};
+        if (!backward) {
+          args.push_back(out);
+        } else {
+          args.push_back(gOut());
+          args.push_back(g(0));
+          args.push_back(g(3));
+        }
+        llvm::Value* st = call(backward ? op->grad : op->value, b_.getInt64Ty(), args);
+        // An index error in the system's function is reported at the solver's statement.
+        llvm::Value* code = b_.CreateSelect(b_.CreateICmpEQ(st, i64(PVI_STATUS_INDEX_OUT_OF_RANGE)), indexStatus(i), st);
+        failIf(b_.CreateICmpNE(st, i64(0)), code);
+        return;
+      }
       case CallConv::InverseTransform: {  // value only: unconstrain maps are not differentiated
         llvm::Value* st = call(op->value, b_.getInt64Ty(), transformArgs(i, out));
         failIf(b_.CreateICmpNE(st, i64(0)), i64(PVI_STATUS_VALUE_OUT_OF_BOUNDS));
@@ -1044,6 +1065,8 @@ class Emitter {
 };
 
 }  // namespace
+
+std::string odeSystemSymbol(int64_t k) { return "pvi_ode_system_" + std::to_string(k); }
 
 void emitFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol) {
   Emitter(module, f).emit(symbol);

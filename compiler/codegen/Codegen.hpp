@@ -21,6 +21,10 @@ class Module;
 
 namespace pvi {
 
+// The symbol of ODE system k's right-hand side (LoweredModel::odeSystems; stdlib/kernels/ode/ode.h),
+// a factor function with internal linkage, which integrate_ode_* calls pass to the solver.
+std::string odeSystemSymbol(int64_t k);
+
 // Adds `symbol` to the module, generated from `f`.
 void emitFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol);
 

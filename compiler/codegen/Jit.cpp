@@ -64,7 +64,7 @@ void checkAbiFunctions(const llvm::Module& module, bool partitioned) {
   PVI_MODEL_CODE_FUNCTIONS(PVI_CHECK_FUNCTION)
 #undef PVI_CHECK_FUNCTION
   for (const llvm::Function& f : module)
-    if (!f.isDeclaration() && !members.count(f.getName().str()))
+    if (!f.isDeclaration() && !f.hasLocalLinkage() && !members.count(f.getName().str()))
       throw std::logic_error("generated code defines " + f.getName().str() + ", which is not an ABI function");
 }
 
@@ -72,6 +72,14 @@ void checkAbiFunctions(const llvm::Module& module, bool partitioned) {
 
 std::unique_ptr<llvm::Module> generatedModule(llvm::LLVMContext& ctx, const LoweredModel& model) {
   auto module = std::make_unique<llvm::Module>("pvi_model", ctx);
+  // The ODE systems first: the solver calls in the functions below take their addresses.
+  for (size_t k = 0; k < model.odeSystems.size(); ++k) {
+    const OdeSystem& system = model.odeSystems[k];
+    if (system.rhs.insts.empty()) throw std::logic_error("the ODE system '" + system.function + "' was not compiled");
+    const std::string symbol = odeSystemSymbol(static_cast<int64_t>(k));
+    emitFunction(*module, differentiate(system.rhs), symbol);
+    module->getFunction(symbol)->setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
   emitFunction(*module, model.prior, PVI_ABI_SYMBOL(prior_value));
   emitFunction(*module, differentiate(model.prior), PVI_ABI_SYMBOL(prior_grad));
   emitDimsFunction(*module, model.prior, PVI_ABI_SYMBOL(prior_dims));

@@ -149,7 +149,13 @@ class Inliner {
       if (e.kind == ExprKind::Name && !visible(e.text))
         diags_.error(e.span, "'" + e.text + "' is not visible in the function '" + f.name +
                                  "': a function sees only its arguments and its own variables");
-      forEachSubExpr(e, [&](ExprPtr& a) { names(*a); });
+      // An ODE solver's first argument names its system, a function (compiler/sema/CheckOde.cpp).
+      const bool system = e.kind == ExprKind::Call && e.text.rfind("integrate_ode_", 0) == 0 && !e.args.empty() &&
+                          e.args[0]->kind == ExprKind::Name && byName_.count(e.args[0]->text) &&
+                          !visible(e.args[0]->text);
+      forEachSubExpr(e, [&](ExprPtr& a) {
+        if (!(system && a.get() == e.args[0].get())) names(*a);
+      });
     };
     forEachExpr(s, [&](ExprPtr& e) { names(*e); });
     switch (s.kind) {

@@ -109,6 +109,7 @@ class FunctionLowerer {
   std::vector<ValueId> dimsOf(const Expr& x);
   std::optional<int64_t> constantInt(ValueId v) const;
   ValueId rng(const Expr& e);
+  ValueId odeSolve(const Expr& e);
   ValueId conditional(const Expr& e);
   ValueId shortCircuit(const Expr& e);
   ValueId valueUnderBranch(const VType& t, ValueId cond, const std::function<ValueId()>& then,

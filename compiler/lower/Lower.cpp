@@ -9,6 +9,7 @@
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/ast/AstWalk.hpp"
 #include "compiler/lower/Describe.hpp"
+#include "compiler/lower/OdeSystems.hpp"
 #include "compiler/lower/FunctionLowerer.hpp"
 #include "compiler/sema/Signatures.hpp"
 
@@ -726,6 +727,7 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
       default: break;
     }
   }
+  for (const auto& [function, call] : program.odeSystems) m.odeSystems.push_back(OdeSystem{function, call, {}});
   m.prior.name = "prior";
   m.partition.name = "partition";
   m.sharedCheck.name = "check_shared";
@@ -798,6 +800,7 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
     diags.error(u.span, "not supported by code generation yet: " + u.what);
     return std::nullopt;
   }
+  if (!lowerOdeSystems(program, m, diags)) return std::nullopt;
   m.info = describeModel(m, diags.file().text());
   return m;
 }

@@ -14,6 +14,15 @@
 
 namespace pvi {
 
+// An ODE system of integrate_ode_* calls: its user-defined function, and the right-hand side
+// compiled as described in stdlib/kernels/ode/ode.h (by compiler/driver/OdeSystems.hpp; empty
+// until then).
+struct OdeSystem {
+  std::string function;
+  Span call;  // the first call, for messages
+  ir::Function rhs;
+};
+
 struct LoweredModel {
   ir::Function prior;
   ir::Function partition;                 // empty when the model has no partition
@@ -37,6 +46,9 @@ struct LoweredModel {
   // lowerer, which sees the model as its (const) layout, adds the statements it lowers.
   std::vector<std::string> statements;
   mutable std::vector<Span> statementSpans;
+  // The ODE systems, by the index their Kernel instructions carry (imm); the lowerer of each
+  // function adds those it meets, as with statementSpans.
+  mutable std::vector<OdeSystem> odeSystems;
   DataSchema schema;  // with the size checks that sharedCheck / partitionCheck make (CheckSize)
   ModelInfo info;  // schema, parameters, generated quantities and source hash, for the runtime (name empty)
   std::string partitionName;

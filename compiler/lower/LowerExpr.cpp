@@ -21,6 +21,27 @@ ValueId FunctionLowerer::kernel(const std::string& name, VType t, std::vector<Va
   return add(i);
 }
 
+// integrate_ode_*(y0, t0, ts, theta, x_r, x_i [, rtol, atol, max_steps]) (the system in
+// e.callee, compiler/sema/CheckOde.cpp) with Stan's default controls: 1e-6, 1e-6 and 1e6 steps
+// for rk45, 1e-10, 1e-10 and 1e8 for bdf and adams. The result, array[T, N] real, is {N, T}.
+ValueId FunctionLowerer::odeSolve(const Expr& e) {
+  auto& systems = layout_.odeSystems;
+  size_t k = 0;
+  while (k < systems.size() && systems[k].function != e.callee) ++k;
+  if (k == systems.size()) systems.push_back(OdeSystem{e.callee, e.calleeSpan, {}});
+  const bool rk45 = e.text == "integrate_ode_rk45";
+  std::vector<ValueId> ops;
+  for (size_t a = 0; a < 5; ++a) ops.push_back(realValue(*e.args[a]));
+  ops.push_back(lower(*e.args[5]));
+  ops.push_back(e.args.size() > 6 ? realValue(*e.args[6]) : constReal(rk45 ? 1e-6 : 1e-10));
+  ops.push_back(e.args.size() > 7 ? realValue(*e.args[7]) : constReal(rk45 ? 1e-6 : 1e-10));
+  ops.push_back(e.args.size() > 8 ? realValue(*e.args[8]) : constReal(rk45 ? 1e6 : 1e8));
+  const VType t{Elem::Real, 2, {f_.at(ops[0]).type.dims[0], f_.at(ops[2]).type.dims[0], ir::kNone, ir::kNone}};
+  Inst i{Op::Kernel, t, std::move(ops), e.text};
+  i.imm = static_cast<int64_t>(k);
+  return add(i);
+}
+
 ValueId FunctionLowerer::density(const std::string& name, std::vector<ValueId> args, Span at) {
   // A GLM D_glm(y | x, alpha, beta, rest...) is D(y | alpha + x * beta, rest...).
   static const std::map<std::string, std::string> glms{{"bernoulli_logit_glm_lpmf", "bernoulli_logit_lpmf"},
@@ -310,6 +331,7 @@ ValueId FunctionLowerer::call(const Expr& e) {
       return constReal(c->value);
     }
   if (stdlib::findRngOp(fn) != nullptr) return rng(e);
+  if (!e.callee.empty()) return odeSolve(e);
   if (stdlib::findDensityFunction(fn) != nullptr) {
     std::vector<ValueId> args;
     for (const ExprPtr& a : e.args) args.push_back(lower(*a));
@@ -404,6 +426,24 @@ ValueId FunctionLowerer::call(const Expr& e) {
     const VType& t = f_.at(a).type;
     if (t.rank == 1) return a;
     return kernel("transpose", VType{Elem::Real, 2, {t.dims[1], t.dims[0]}}, {a});
+  }
+  if (fn == "col") return element(realValue(*e.args[0]), intExpr(*e.args[1]));  // a column is a view
+  if (fn == "row") {
+    const ValueId m = realValue(*e.args[0]);
+    return kernel("row", VType{Elem::Real, 1, {f_.at(m).type.dims[1], ir::kNone}}, {m, intExpr(*e.args[1])});
+  }
+  if (fn == "to_matrix") {
+    ValueId a = realValue(*e.args[0]);
+    const VType& t = f_.at(a).type;
+    const Type& ct = e.args[0]->type;
+    if (ct.isArray()) {  // array[N, M] is stored {M, N}: the M x N matrix of its buffer, transposed
+      Inst m{Op::Reshape, VType{Elem::Real, 2, {t.dims[0], t.dims[1], ir::kNone, ir::kNone}}, {a}};
+      return kernel("transpose", VType{Elem::Real, 2, {t.dims[1], t.dims[0], ir::kNone, ir::kNone}}, {add(m)});
+    }
+    if (t.rank == 2) return a;
+    const bool column = ct.shape == Shape::Vector;
+    Inst r{Op::Reshape, VType{Elem::Real, 2, {column ? t.dims[0] : constInt(1), column ? constInt(1) : t.dims[0]}}, {a}};
+    return add(r);
   }
   if (fn == "to_vector") {  // column-major storage: the same buffer, seen as one vector
     ValueId a = realValue(*e.args[0]);

@@ -251,7 +251,7 @@ namespace {
 // argument would otherwise be reported as an undefined name.
 const char* higherOrderKind(const std::string& name) {
   static const std::set<std::string> ode = {
-      "integrate_ode_rk45", "integrate_ode_bdf", "integrate_ode_adams", "ode_rk45", "ode_rk45_tol", "ode_bdf",
+      "ode_rk45", "ode_rk45_tol", "ode_bdf",
       "ode_bdf_tol", "ode_adams", "ode_adams_tol", "ode_ckrk", "ode_ckrk_tol", "ode_adjoint_tol_ctl"};
   static const std::set<std::string> algebra = {"algebra_solver", "algebra_solver_newton", "solve_newton",
                                                 "solve_newton_tol", "solve_powell", "solve_powell_tol"};
@@ -266,9 +266,13 @@ const char* higherOrderKind(const std::string& name) {
 }  // namespace
 
 Type Checker::checkCall(Expr& e) {
+  if (userFunction(e.text) == nullptr && isOdeSolver(e.text)) return checkOdeCall(e);
   if (const char* kind = userFunction(e.text) == nullptr ? higherOrderKind(e.text) : nullptr) {
-    diags_.error(e.nameSpan, "'" + e.text + "' (Stan's " + kind +
-                                 ") is not supported yet: pvic has no functions that take a function as an argument");
+    const bool ode = std::string(kind) == "ODE solver";
+    diags_.error(e.nameSpan, "'" + e.text + "' (Stan's " + kind + ") is not supported yet" +
+                                 (ode ? ": pvic has Stan's integrate_ode_rk45, integrate_ode_bdf and integrate_ode_adams "
+                                        "(with theta, x_r and x_i)"
+                                      : ": pvic has no functions that take a function as an argument"));
     return Type::poisoned();
   }
   if (userFunction(e.text) != nullptr) {  // a call inlining refused, with a message

@@ -3,6 +3,7 @@
 // every model statement belongs to.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/ast/Ast.hpp"
@@ -39,6 +40,9 @@ struct CheckedProgram {
   // function, or in each partition's when they read a partition's values.
   std::vector<AssignedStatement> generatedEffects;
   std::vector<SizeCheckAtBinding> sizeChecks;     // size equalities deferred to data binding
+  // The functions that integrate_ode_* calls name as their systems, once each, with the first
+  // call's place (compiled whether or not code generation needs the call: compiler/lower/OdeSystems).
+  std::vector<std::pair<std::string, Span>> odeSystems;
 
   const Symbol* find(const std::string& name) const;
 };

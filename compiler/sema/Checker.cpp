@@ -130,6 +130,7 @@ void Checker::run() {
       diags_.warning(partitionSpans_[i], "partition '" + p + "' has no 'data per " + p + "' block");
   }
   assignFactors();
+  checkOdeDataArguments();
   warnMissingPriors();
 }
 

@@ -58,6 +58,8 @@ class Checker {
 
   // Expressions (CheckExpr.cpp)
   Type checkCall(Expr& e);
+  Type checkOdeCall(Expr& e);    // CheckOde.cpp
+  void checkOdeDataArguments();  // CheckOde.cpp, after factor assignment
   Type checkLiteral(Expr& e);
   Type checkOperator(Expr& e, const std::string& op, std::vector<Type> types);
   Type checkIndex(Expr& e);
@@ -85,10 +87,14 @@ class Checker {
   // not one fixed expression, so two uses never compare equal.
   std::unordered_set<std::string> reassigned_;
   BlockKind block_ = BlockKind::Data;  // the block being checked (_rng functions: generated only)
-  int nesting_ = 0;                    // loops, branches and { } around the statement being checked
+  int nesting_ = 0;
+  std::vector<const Expr*> odeCalls_;  // checked integrate_ode_* calls (CheckOde.cpp)                    // loops, branches and { } around the statement being checked
 
   friend class FactorAssigner;
 };
+
+// integrate_ode_rk45, integrate_ode_bdf or integrate_ode_adams (CheckOde.cpp).
+bool isOdeSolver(const std::string& name);
 
 // The keyword of a block kind, as written in messages ("data", "generated", ...).
 const char* blockKeyword(BlockKind k);

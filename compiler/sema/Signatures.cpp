@@ -22,6 +22,7 @@ std::string describe(Param p) {
     case P::Reals: return "real, vector, row_vector, matrix or array[] real";
     case P::Reals1D: return "real, vector, row_vector or array[] real";
     case P::Container: return "vector, row_vector or array[] real";
+    case P::Array2D: return "array[,] real or array[,] int";
     case P::Any: return "a numeric value";
   }
   return "?";
@@ -49,6 +50,7 @@ bool accepts(Param p, const Type& t) {
     case P::Reals: return t.isScalar() || t.isEigen() || oneDimArray;
     case P::Reals1D: return t.isScalar() || (t.isEigen() && t.shape != Shape::Matrix) || oneDimArray;
     case P::Container: return (t.isEigen() && t.shape != Shape::Matrix) || oneDimArray;
+    case P::Array2D: return t.arrayDims.size() == 2 && t.shape == Shape::Scalar;
     case P::Any: return true;
   }
   return false;
@@ -428,6 +430,18 @@ std::vector<FunctionEntry> buildFunctions() {
                      const Type& m = a.types[0];
                      if (m.rows.value && m.cols.value) return Type::vector(Size::constant(*m.rows.value * *m.cols.value));
                      return Type::vector(Size::symbol("(" + m.rows.text + " * " + m.cols.text + ")"));
+                   }}}});
+  // Column j and row i of a matrix (1-based, checked as an index).
+  fns.push_back({"col", {{{P::Matrix, P::Int}, [](const CallArgs& a) { return Type::vector(a.types[0].rows); }}}});
+  fns.push_back({"row", {{{P::Matrix, P::Int}, [](const CallArgs& a) { return Type::rowVector(a.types[0].cols); }}}});
+  // to_matrix of a matrix, a vector (one column), a row_vector (one row) or a 2-D array (its
+  // first index the row).
+  fns.push_back({"to_matrix",
+                 {{{P::Matrix}, [](const CallArgs& a) { return a.types[0]; }},
+                  {{P::Vector}, [](const CallArgs& a) { return Type::matrix(a.types[0].rows, Size::constant(1)); }},
+                  {{P::RowVector}, [](const CallArgs& a) { return Type::matrix(Size::constant(1), a.types[0].cols); }},
+                  {{P::Array2D}, [](const CallArgs& a) {
+                     return Type::matrix(a.types[0].arrayDims[0], a.types[0].arrayDims[1]);
                    }}}});
   // cumulative_sum: running sums, of the argument's shape (an int array's are reals here).
   fns.push_back({"cumulative_sum", {{{P::Container}, returnsArgAsReal(0)}}});

@@ -25,6 +25,7 @@ enum class Param {
   Reals,      // real scalar or 1-D container: vector, row_vector, array[] real/int (and matrix)
   Reals1D,    // Reals without the matrix (the arguments of _rng functions and GLMs, as in Stan)
   Container,  // Reals without the scalars
+  Array2D,    // array[,] real or array[,] int
   Any,        // any numeric type, arrays included (element-wise functions)
 };
 std::string describe(Param p);

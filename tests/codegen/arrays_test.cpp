@@ -221,3 +221,48 @@ generated { matrix[2, 2] G = [[a, 1], [b[1], b[2]]]; array[3] int k = {1, N, 3};
 
 }  // namespace
 }  // namespace pvi::test
+
+namespace pvi::test {
+namespace {
+
+// to_matrix of a 2-D array (its first index the row), of a vector (one column) and of a
+// row_vector (one row), and col / row of the result: the prior weights each element of the results by data W, so its value
+// names every element's position, and the gradient flows back to the array's elements.
+TEST(Arrays, ToMatrixColAndRow) {
+  Compiled c = compileModel(R"(
+data { int N; int M; matrix[N, M] W; vector[N] u; row_vector[M] r; }
+parameters { array[N, M] real a; vector[N] v; row_vector[M] rv; }
+model {
+  target += sum(W .* to_matrix(a));
+  target += sum(to_matrix(v) .* W[:, 2:2]) + sum(to_matrix(rv) .* W[1:1, :]);
+  target += sum(to_matrix(W) .* W);
+  target += dot_product(col(to_matrix(a), 2), u) + dot_product(row(to_matrix(a), 3), r);
+}
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  const int64_t N = 3, M = 2;
+  std::vector<double> W = {0.5, -1.0, 2.0, 0.25, 3.0, -0.75};  // column-major N x M
+  DataBlock shared;
+  const std::vector<double> u = {1.5, -0.5, 2.5}, r = {-2.0, 0.75};
+  shared.addInt(N).addInt(M).addReals(W).addReals(u).addReals(r);
+  CompiledModel m(c.jit->code(), c.lowered->schema, shared, {});
+  ASSERT_EQ(m.globalDim(), static_cast<size_t>(N * M + N + M));
+  std::mt19937_64 rng(7);
+  std::vector<double> z = randomVector(m.globalDim(), rng), g(z.size());
+  const double v = m.priorLogDensity(z.data(), nullptr, g.data(), nullptr);
+  double expected = 0;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t k = 0; k < M; ++k) {
+      // a[n, k] is stored at n * M + k; col(., 2) meets u, row(., 3) meets r
+      const double weight = W[k * N + n] + (k == 1 ? u[n] : 0) + (n == 2 ? r[k] : 0);
+      expected += weight * z[n * M + k];
+      EXPECT_DOUBLE_EQ(g[n * M + k], weight);
+    }
+  for (int64_t n = 0; n < N; ++n) expected += z[N * M + n] * W[N + n];        // v against W's column 2
+  for (int64_t k = 0; k < M; ++k) expected += z[N * M + N + k] * W[k * N];    // rv against W's row 1
+  for (double x : W) expected += x * x;
+  EXPECT_NEAR(v, expected, 1e-12 * (1 + std::fabs(expected)));
+}
+
+}  // namespace
+}  // namespace pvi::test

@@ -1,5 +1,6 @@
-// The symbol table of the arith kernels, for the JIT (see arith.h).
+// The symbol table of the arith kernels (see arith.h) and of the ODE solver (ode/ode.h), for the JIT.
 #include "stdlib/kernels/arith/arith.h"
+#include "stdlib/kernels/ode/ode.h"
 
 #define ENTRY(f) {#f, reinterpret_cast<void*>(&f)}
 
@@ -22,4 +23,5 @@ extern "C" const pvi_arith_kernel_entry pvi_arith_kernel_table[] = {
     ENTRY(pvi_tf_cov_matrix), ENTRY(pvi_tf_cov_matrix_grad), ENTRY(pvi_tf_cov_matrix_inv),
     ENTRY(pvi_tf_corr_matrix), ENTRY(pvi_tf_corr_matrix_grad), ENTRY(pvi_tf_corr_matrix_inv),
     ENTRY(pvi_tf_unit_vector), ENTRY(pvi_tf_unit_vector_grad), ENTRY(pvi_tf_unit_vector_inv),
+    ENTRY(pvi_integrate_ode), ENTRY(pvi_integrate_ode_grad),
     {nullptr, nullptr}};
