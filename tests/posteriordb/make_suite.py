@@ -35,6 +35,7 @@ POSTERIORS = [
     "arma-arma11",
     "eight_schools-eight_schools_noncentered",
     "garch-garch11",
+    "hudson_lynx_hare-lotka_volterra",
 ]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -95,7 +96,9 @@ def make(repo, name):
 
     # data.json: only what the model declares, in its order.
     data = read_zip_json(git_show(repo, paths["data"]))
-    wanted = data_names(os.path.join(out_dir, "model.pvi"))
+    # The translation's data block, or the Stan program's where there is no translation.
+    model_file = "model.pvi" if os.path.exists(os.path.join(out_dir, "model.pvi")) else "model.stan"
+    wanted = data_names(os.path.join(out_dir, model_file))
     missing = [v for v in wanted if v not in data]
     if missing:
         sys.exit(f"{name}: posteriordb data lack {missing}")
