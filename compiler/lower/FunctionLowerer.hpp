@@ -74,6 +74,7 @@ class FunctionLowerer {
   void statements(const BlockKind kind);
   void statement(const Stmt& s);
   void loop(const Stmt& s);
+  static bool readsLatent(const Stmt& s);
   void branch(const Stmt& s);
   void whileLoop(const Stmt& s);
   void addTarget(ValueId v, const Stmt& s);
@@ -172,6 +173,9 @@ class FunctionLowerer {
   struct Loop {
     ValueId var, lo, hi;
     bool isWhile = false;
+    // The outermost enclosing loop reads no latent: nothing in it is differentiated, so the
+    // gradient never replays it and its loads keep no per-iteration copies.
+    bool dataOnly = false;
   };
   std::vector<Loop> loops_;
   std::map<const Symbol*, ValueId> values_;

@@ -613,6 +613,21 @@ void FunctionLowerer::statement(const Stmt& s) {
   span_ = outer;
 }
 
+// Whether any expression in s or the statements nested in it reads a latent or a variable computed
+// from one (the checker's taints).
+bool FunctionLowerer::readsLatent(const Stmt& s) {
+  std::function<bool(const Expr&)> reads = [&](const Expr& e) {
+    if (e.kind == ExprKind::Name && e.symbol != nullptr && e.symbol->taint.latent != nullptr) return true;
+    bool any = false;
+    forEachSubExpr(e, [&](const ExprPtr& a) { any = any || reads(*a); });
+    return any;
+  };
+  bool any = false;
+  forEachExpr(const_cast<Stmt&>(s), [&](ExprPtr& e) { any = any || reads(*e); });
+  for (const StmtPtr& b : s.body) any = any || readsLatent(*b);
+  return any;
+}
+
 void FunctionLowerer::loop(const Stmt& s) {
   if (!relevant(s)) return;
   controlled_ = assignedIn_[&s];  // for the draws in the bounds (FunctionLowerer::rng)
@@ -625,7 +640,7 @@ void FunctionLowerer::loop(const Stmt& s) {
   begin.comment = "for " + s.name;
   ValueId id = add(begin);
   ++nest_;
-  loops_.push_back({id, lo, hi});
+  loops_.push_back({id, lo, hi, false, loops_.empty() ? !readsLatent(s) : loops_.front().dataOnly});
   {
     Scope scope(*this);
     values_[s.declared] = id;

@@ -282,7 +282,7 @@ void FunctionLowerer::store(const Target& t, ValueId value) {
 ValueId FunctionLowerer::load(ValueId view) {
   Inst l = ir::makeInst(Op::Load, f_.at(view).type, {view, ir::kNone, ir::kNone});
   const bool inWhile = std::any_of(loops_.begin(), loops_.end(), [](const Loop& loop) { return loop.isWhile; });
-  if (tape_ && !loops_.empty() && !inWhile) {
+  if (tape_ && !loops_.empty() && !inWhile && !loops_.front().dataOnly) {
     ValueId slot = ir::kNone, slots = ir::kNone;  // row-major over the enclosing loops
     for (const Loop& loop : loops_) {
       ValueId trips = intArith("max", intArith("+", intArith("-", loop.hi, loop.lo), constInt(1)), constInt(0));

@@ -5,6 +5,8 @@
 //   data       { int N; int P; int R; int I; real t; array[R] real x_r; array[I] int x_i; }
 //   parameters { array[N] real y; array[P] real theta; vector[N] seed; }
 //   model      { target += dot_product(seed, to_vector(f(t, y, theta, x_r, x_i))); }
+// (the product through a function that first stops with a fatal error when f's result does not
+// have N elements)
 // (with names a program cannot clash with), whose prior factor's gradient the solver calls: the
 // gradient with respect to seed is f, that with respect to (y, theta) one row of f's Jacobian
 // (t is data, so that f may branch on it, as Stan's examples do)

@@ -47,7 +47,8 @@ Type Checker::checkOdeCall(Expr& e) {
   } else if (f->returnsVoid || f->returnType.arrayRank != 1 || f->returnType.elem != ElemKind::Real ||
              f->params.size() != 5 || !isParam(f->params[0], 0, ElemKind::Real) ||
              !isParam(f->params[1], 1, ElemKind::Real) || !isParam(f->params[2], 1, ElemKind::Real) ||
-             !isParam(f->params[3], 1, ElemKind::Real) || !isParam(f->params[4], 1, ElemKind::Int)) {
+             !isParam(f->params[3], 1, ElemKind::Real) || !isParam(f->params[4], 1, ElemKind::Int) ||
+             f->params[1].dataOnly || f->params[2].dataOnly) {
     Diagnostic& d = diags_.error(fn.span, "the ODE system '" + f->name + "' of '" + solver +
                                               "' must have the signature array[] real " + f->name +
                                               "(real t, array[] real y, array[] real theta, data array[] real x_r, "

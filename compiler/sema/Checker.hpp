@@ -87,8 +87,8 @@ class Checker {
   // not one fixed expression, so two uses never compare equal.
   std::unordered_set<std::string> reassigned_;
   BlockKind block_ = BlockKind::Data;  // the block being checked (_rng functions: generated only)
-  int nesting_ = 0;
-  std::vector<const Expr*> odeCalls_;  // checked integrate_ode_* calls (CheckOde.cpp)                    // loops, branches and { } around the statement being checked
+  int nesting_ = 0;                    // loops, branches and { } around the statement being checked
+  std::vector<const Expr*> odeCalls_;  // checked integrate_ode_* calls (CheckOde.cpp)
 
   friend class FactorAssigner;
 };

@@ -405,5 +405,35 @@ model {
   }
 }
 
+// A ragged loop (bounds reading an enclosing loop's variable) may read what it assigned when
+// nothing in the loop reads a latent: the gradient never replays it (kronecker_gp's symmetric
+// distance matrix). Its values are those of the loops as written.
+TEST(Assignment, RaggedLoopOverDataReadsWhatItAssigned) {
+  Compiled c = compileModel(R"(
+data { int N; }
+global { real mu; }
+model {
+  matrix[N, N] d;
+  for (i in 1:N)
+    for (j in i:N) {
+      d[i, j] = i + 10 * j;
+      d[j, i] = d[i, j];
+    }
+  mu ~ normal(sum(d), 1);
+}
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  DataBlock shared;
+  shared.addInt(3);
+  CompiledModel m(c.jit->code(), c.lowered->schema, shared, {});
+  double sum = 0;  // d[i, j] = min + 10 max over the 3 x 3 grid
+  for (int i = 1; i <= 3; ++i)
+    for (int j = 1; j <= 3; ++j) sum += std::min(i, j) + 10 * std::max(i, j);
+  const double mu = 150.0;
+  double g = 0;
+  EXPECT_NEAR(m.priorLogDensity(&mu, nullptr, &g, nullptr), normalLpdf(mu, sum, 1), 1e-12);
+  EXPECT_NEAR(g, -(mu - sum), 1e-12);
+}
+
 }  // namespace
 }  // namespace pvi::test

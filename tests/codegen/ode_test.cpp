@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "model_harness.hpp"
@@ -107,48 +108,69 @@ TEST(Ode, BdfAndAdamsShareTheSolver) {
   EXPECT_EQ(ga, gc);
 }
 
+// Evaluates the oscillator program, with `from` replaced by `to` when `from` is not empty, at a
+// fixed point, value alone and with its gradient, handing each evaluation to `expect`.
+void evaluateVariant(const std::string& from, const std::string& to, const Oscillator& o, double tol,
+                     const std::function<void(const std::function<double()>&)>& expect) {
+  std::string text = kOscillator;
+  if (!from.empty()) text.replace(text.find(from), from.size(), to);
+  Compiled c = compileModel(text);
+  ASSERT_TRUE(c.jit) << c.errors;
+  CompiledModel m(c.jit->code(), c.lowered->schema, o.data(tol), {});
+  const std::vector<double> z{0.3, -0.8, 2.1};
+  std::vector<double> g(3);
+  expect([&] { return m.priorLogDensity(z.data(), nullptr, nullptr, nullptr); });
+  expect([&] { return m.priorLogDensity(z.data(), nullptr, g.data(), nullptr); });
+}
+
 // Too few steps allowed (max_num_steps) rejects the point, as in Stan: log density -inf, value
 // and gradient alike. Output times that do not increase after t0 are a fatal error.
 TEST(Ode, SolverFailuresRejectOrStop) {
-  std::string few = kOscillator;
-  few.replace(few.find("100000"), 6, "3     ");
-  Compiled c = compileModel(few);
-  ASSERT_TRUE(c.jit) << c.errors;
-  Oscillator o;
-  CompiledModel m(c.jit->code(), c.lowered->schema, o.data(1e-10), {});
-  const std::vector<double> z{0.3, -0.8, 2.1};
-  std::vector<double> g(3);
-  EXPECT_EQ(m.priorLogDensity(z.data(), nullptr, nullptr, nullptr), -INFINITY);
-  EXPECT_EQ(m.priorLogDensity(z.data(), nullptr, g.data(), nullptr), -INFINITY);
-
-  Compiled full = compileModel(kOscillator);
-  ASSERT_TRUE(full.jit) << full.errors;
+  const auto rejects = [](const std::function<double()>& f) { EXPECT_EQ(f(), -INFINITY); };
+  const auto stops = [](const std::function<double()>& f) { EXPECT_THROW(f(), ModelEvaluationError); };
+  evaluateVariant("100000", "3", Oscillator{}, 1e-10, rejects);
   Oscillator back;
   back.ts = {0.5, 1.0, 0.75, 4.0};  // goes back in time
-  CompiledModel mb(full.jit->code(), full.lowered->schema, back.data(1e-6), {});
-  EXPECT_THROW(mb.priorLogDensity(z.data(), nullptr, nullptr, nullptr), ModelEvaluationError);
+  evaluateVariant("", "", back, 1e-6, stops);
   Oscillator atStart;
   atStart.ts = {0.0, 1.0, 2.0, 4.0};  // the first output time must be after t0 = 0
-  CompiledModel ms(full.jit->code(), full.lowered->schema, atStart.data(1e-6), {});
-  EXPECT_THROW(ms.priorLogDensity(z.data(), nullptr, nullptr, nullptr), ModelEvaluationError);
+  evaluateVariant("", "", atStart, 1e-6, stops);
+}
+
+// A program solving y' = decay(...) whose system has the given body (from line 3 on).
+std::string decayProgram(const std::string& body) {
+  return "functions {\n"
+         "  array[] real decay(real t, array[] real y, array[] real theta, array[] real x_r, array[] int x_i) {\n" +
+         body +
+         "  }\n"
+         "}\n"
+         "data { int N; array[N] real ts; }\n"
+         "parameters { array[1] real<lower=0> k; }\n"
+         "model {\n"
+         "  array[N, 1] real y = integrate_ode_rk45(decay, {1.0}, 0, ts, k, rep_array(0.0, 0), rep_array(0, 0));\n"
+         "  k ~ normal(0, 1);\n"
+         "}\n";
+}
+
+// A system whose result does not have one derivative per state stops the run (Stan: a size
+// mismatch), never reading or writing past the result; one whose function solves an ODE itself
+// is refused.
+TEST(Ode, WrongResultSizeStopsAndNestedSolversAreRefused) {
+  evaluateVariant("return {y[2], -theta[1] ^ 2 * y[1]};", "return {y[2], -theta[1] ^ 2 * y[1], 0.0};", Oscillator{},
+                  1e-6, [](const std::function<double()>& f) { EXPECT_THROW(f(), ModelEvaluationError); });
+
+  Compiled nested = compileModel(decayProgram("    array[1, 1] real inner = integrate_ode_rk45(decay, y, 0, {1.0}, theta, x_r, x_i);\n"
+                                               "    return {-theta[1] * inner[1, 1]};\n"));
+  EXPECT_FALSE(nested.jit);
+  EXPECT_NE(nested.errors.find("the ODE system 'decay' calls an ODE solver itself"), std::string::npos)
+      << nested.errors;
 }
 
 // The system's function is compiled in a program of its own; an error in its body (which the
 // model never calls directly, so the model's check does not type it) is reported at its place in
 // the model, with the system named.
 TEST(Ode, AnErrorInTheSystemIsReportedWhereItIs) {
-  Compiled c = compileModel(R"(functions {
-  array[] real decay(real t, array[] real y, array[] real theta, array[] real x_r, array[] int x_i) {
-    return {-exq(theta[1]) * y[1]};
-  }
-}
-data { int N; array[N] real ts; }
-parameters { array[1] real<lower=0> k; }
-model {
-  array[N, 1] real y = integrate_ode_rk45(decay, {1.0}, 0, ts, k, rep_array(0.0, 0), rep_array(0, 0));
-  k ~ normal(0, 1);
-}
-)");
+  Compiled c = compileModel(decayProgram("    return {-exq(theta[1]) * y[1]};\n"));
   EXPECT_FALSE(c.jit);
   EXPECT_NE(c.errors.find("3:14: error: in the ODE system 'decay': unknown function 'exq'; did you mean 'exp'?"),
             std::string::npos)

@@ -74,7 +74,9 @@ OdeStatus dormandPrince(int64_t dim, double t0, double* state, double* work, int
     int64_t steps = 0;
     while (t < tj) {
       if (++steps > max_steps) return OdeStatus::TooManySteps;
-      const bool last = h >= tj - t;
+      // A step that would stop just short of tj is stretched onto it (Hairer's 1.01), so that no
+      // remainder of a few ulps is left.
+      const bool last = 1.01 * h >= tj - t;
       const double hh = last ? tj - t : h;
       if (!(hh > std::fabs(t) * 1e-15)) return OdeStatus::StepUnderflow;
       for (size_t i = 0; i < n; ++i) xs[i] = x[i] + hh * a21 * k1[i];
