@@ -87,6 +87,34 @@ TEST(Ode, SensitivitiesMatchTheClosedFormAndFiniteDifferences) {
   }
 }
 
+// Two solves of one system in a model (each keeps its own sensitivities for its derivative rule,
+// stdlib/kernels/ode/ode.h) and a solve inside a loop (replayed by the gradient): the gradient
+// matches finite differences.
+TEST(Ode, SeveralSolvesAndASolveInALoop) {
+  std::string text = kOscillator;
+  const std::string once = "  for (t in 1:T) target += w[t, 1] * y[t, 1] + w[t, 2] * y[t, 2];\n";
+  text.replace(text.find(once), once.size(),
+               once +
+                   "  array[T, 2] real y2 = integrate_ode_rk45(oscillator, y0, 0, ts, {2 * theta[1]}, rep_array(0.0, 0),\n"
+                   "                                           rep_array(0, 0), tol, tol, 100000);\n"
+                   "  target += 0.5 * y2[T, 1];\n"
+                   "  for (k in 1:2) {\n"
+                   "    array[1, 2] real yk = integrate_ode_rk45(oscillator, {y0[1], k * y0[2]}, 0, {k * 1.0}, theta,\n"
+                   "                                             rep_array(0.0, 0), rep_array(0, 0), tol, tol, 100000);\n"
+                   "    target += yk[1, 1] - yk[1, 2];\n"
+                   "  }\n");
+  Compiled c = compileModel(text);
+  ASSERT_TRUE(c.jit) << c.errors;
+  Oscillator o;
+  CompiledModel m(c.jit->code(), c.lowered->schema, o.data(1e-12), {});
+  const std::vector<double> z{0.3, -0.8, 2.1};
+  std::vector<double> g(3);
+  m.priorLogDensity(z.data(), nullptr, g.data(), nullptr);
+  auto fd = finiteDifference([&](const std::vector<double>& x) { return m.priorLogDensity(x.data(), nullptr, nullptr, nullptr); },
+                             z, 1e-4);
+  for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(g[i], fd[i], 1e-6 * (1 + std::fabs(fd[i]))) << "component " << i;
+}
+
 // integrate_ode_bdf and integrate_ode_adams are solved by the same adaptive method: with the same
 // controls they give rk45's values and gradients exactly.
 TEST(Ode, BdfAndAdamsShareTheSolver) {

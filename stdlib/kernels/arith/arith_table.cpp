@@ -23,5 +23,5 @@ extern "C" const pvi_arith_kernel_entry pvi_arith_kernel_table[] = {
     ENTRY(pvi_tf_cov_matrix), ENTRY(pvi_tf_cov_matrix_grad), ENTRY(pvi_tf_cov_matrix_inv),
     ENTRY(pvi_tf_corr_matrix), ENTRY(pvi_tf_corr_matrix_grad), ENTRY(pvi_tf_corr_matrix_inv),
     ENTRY(pvi_tf_unit_vector), ENTRY(pvi_tf_unit_vector_grad), ENTRY(pvi_tf_unit_vector_inv),
-    ENTRY(pvi_integrate_ode), ENTRY(pvi_integrate_ode_grad),
+    ENTRY(pvi_integrate_ode), ENTRY(pvi_integrate_ode_sens), ENTRY(pvi_integrate_ode_grad),
     {nullptr, nullptr}};

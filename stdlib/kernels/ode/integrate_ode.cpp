@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <vector>
 
 #include "stdlib/kernels/ode/dormand_prince.hpp"
@@ -135,39 +136,36 @@ int64_t statusOf(OdeStatus s, int64_t fStatus) {
   return PVI_STATUS_REJECT;  // too many steps or a vanishing step: Stan rejects the point too
 }
 
-}  // namespace
-
-extern "C" int64_t pvi_integrate_ode(pvi_factor_fn f, int64_t n, const double* y0, double t0, int64_t nt,
-                                     const double* ts, int64_t p, const double* theta, int64_t r, const double* x_r,
-                                     int64_t ni, const int64_t* x_i, double rtol, double atol, double max_steps,
-                                     double* out) {
-  if (int64_t s = checkArguments(n, y0, t0, nt, ts, p, theta, rtol, atol, max_steps)) return s;
-  if (nt == 0 || n == 0) return 0;
-  Buffers& b = buffers();
-  RightHandSide rhs(f, n, p, theta, r, x_r, ni, x_i, b);
-  const auto dim = static_cast<size_t>(n);
-  grow(b.state, dim);
-  grow(b.work, 9 * dim);
-  std::copy(y0, y0 + n, b.state.begin());
-  int64_t fStatus = 0;
-  OdeStatus s = pvi::kern::dormandPrince(
-      n, t0, b.state.data(), b.work.data(), nt, ts, rtol, atol, stepLimit(max_steps),
-      [&](double t, const double* y, double* dydt) { return rhs.derivative(t, y, dydt); },
-      [&](int64_t j, const double* y) { std::copy(y, y + n, out + j * n); }, &fStatus);
-  return statusOf(s, fStatus);
+// The sensitivities of the last coupled solve whose result went to `out`, on this thread, with
+// the inputs they belong to: the gradient kernel after pvi_integrate_ode_sens reads them instead of
+// solving again. (One entry per result buffer: a model's ODE calls each have their own.)
+struct Sensitivities {
+  const double* out = nullptr;
+  int64_t n = 0, nt = 0, my = 0, mt = 0;
+  std::vector<double> inputs;  // y0, theta, t0, ts: the solve they come from
+  std::vector<double> S;       // n x (my + mt) per output time
+};
+std::vector<Sensitivities>& sensitivityCache() {
+  thread_local std::vector<Sensitivities> cache;
+  return cache;
 }
 
-// The coupled system x = [y, S], S (n x m, column-major) = dy/d(y0, theta) for the m = (g_y0 ? n
-// : 0) + (g_theta ? p : 0) arguments that need a gradient: S' = df/dy S + [0, df/dtheta],
-// S(t0) = [I, 0].
-extern "C" int64_t pvi_integrate_ode_grad(pvi_factor_fn f, int64_t n, const double* y0, double t0, int64_t nt,
-                                          const double* ts, int64_t p, const double* theta, int64_t r,
-                                          const double* x_r, int64_t ni, const int64_t* x_i, double rtol,
-                                          double atol, double max_steps, const double* g_out, double* g_y0,
-                                          double* g_theta) {
-  if (int64_t s = checkArguments(n, y0, t0, nt, ts, p, theta, rtol, atol, max_steps)) return s;
-  const int64_t my = g_y0 ? n : 0, mt = g_theta ? p : 0, m = my + mt;
-  if (nt == 0 || n == 0 || m == 0) return 0;
+void inputsOf(int64_t n, const double* y0, double t0, int64_t nt, const double* ts, int64_t p, const double* theta,
+              std::vector<double>& v) {
+  v.assign(y0, y0 + n);
+  v.insert(v.end(), theta, theta + p);
+  v.push_back(t0);
+  v.insert(v.end(), ts, ts + nt);
+}
+
+// The coupled system x = [y, S], S (n x m, column-major) = dy/d(y0, theta) for the my = n (or 0)
+// and mt = p (or 0) arguments that need a gradient: S' = df/dy S + [0, df/dtheta], S(t0) = [I, 0].
+// At each output time j, report(j, y, S).
+template <class Report>
+int64_t solveCoupled(pvi_factor_fn f, int64_t n, const double* y0, double t0, int64_t nt, const double* ts, int64_t p,
+                     const double* theta, int64_t r, const double* x_r, int64_t ni, const int64_t* x_i, double rtol,
+                     double atol, double max_steps, int64_t my, int64_t mt, Report&& report) {
+  const int64_t m = my + mt;
   Buffers& b = buffers();
   RightHandSide rhs(f, n, p, theta, r, x_r, ni, x_i, b);
   const int64_t w = n + p;
@@ -194,18 +192,99 @@ extern "C" int64_t pvi_integrate_ode_grad(pvi_factor_fn f, int64_t n, const doub
     }
     return 0;
   };
-  auto accumulate = [&](int64_t j, const double* xs) {
-    const double* g = g_out + j * n;
-    for (int64_t c = 0; c < m; ++c) {
-      const double* S = xs + n + c * n;
-      double v = 0;
-      for (int64_t i = 0; i < n; ++i) v += S[i] * g[i];
-      if (c < my) g_y0[c] += v;
-      else g_theta[c - my] += v;
-    }
-  };
   int64_t fStatus = 0;
   OdeStatus s = pvi::kern::dormandPrince(static_cast<int64_t>(dim), t0, x, b.work.data(), nt, ts, rtol, atol,
-                                         stepLimit(max_steps), coupled, accumulate, &fStatus);
+                                         stepLimit(max_steps), coupled,
+                                         [&](int64_t j, const double* xs) { report(j, xs, xs + n); }, &fStatus);
   return statusOf(s, fStatus);
+}
+
+}  // namespace
+
+extern "C" int64_t pvi_integrate_ode(pvi_factor_fn f, int64_t n, const double* y0, double t0, int64_t nt,
+                                     const double* ts, int64_t p, const double* theta, int64_t r, const double* x_r,
+                                     int64_t ni, const int64_t* x_i, double rtol, double atol, double max_steps,
+                                     double* out) {
+  if (int64_t s = checkArguments(n, y0, t0, nt, ts, p, theta, rtol, atol, max_steps)) return s;
+  if (nt == 0 || n == 0) return 0;
+  Buffers& b = buffers();
+  RightHandSide rhs(f, n, p, theta, r, x_r, ni, x_i, b);
+  const auto dim = static_cast<size_t>(n);
+  grow(b.state, dim);
+  grow(b.work, 9 * dim);
+  std::copy(y0, y0 + n, b.state.begin());
+  int64_t fStatus = 0;
+  OdeStatus s = pvi::kern::dormandPrince(
+      n, t0, b.state.data(), b.work.data(), nt, ts, rtol, atol, stepLimit(max_steps),
+      [&](double t, const double* y, double* dydt) { return rhs.derivative(t, y, dydt); },
+      [&](int64_t j, const double* y) { std::copy(y, y + n, out + j * n); }, &fStatus);
+  return statusOf(s, fStatus);
+}
+
+extern "C" int64_t pvi_integrate_ode_sens(pvi_factor_fn f, int64_t n, const double* y0, double t0, int64_t nt,
+                                          const double* ts, int64_t p, const double* theta, int64_t r,
+                                          const double* x_r, int64_t ni, const int64_t* x_i, double rtol,
+                                          double atol, double max_steps, int64_t need_y0, int64_t need_theta,
+                                          double* out) {
+  if (int64_t s = checkArguments(n, y0, t0, nt, ts, p, theta, rtol, atol, max_steps)) return s;
+  if (nt == 0 || n == 0) return 0;
+  const int64_t my = need_y0 ? n : 0, mt = need_theta ? p : 0, m = my + mt;
+  std::vector<Sensitivities>& cache = sensitivityCache();
+  auto entry = std::find_if(cache.begin(), cache.end(), [&](const Sensitivities& e) { return e.out == out; });
+  if (entry == cache.end()) entry = cache.insert(cache.end(), Sensitivities{});
+  entry->out = nullptr;  // valid again only once the solve succeeds
+  entry->S.resize(static_cast<size_t>(n * m * nt));
+  double* S = entry->S.data();
+  const int64_t status = solveCoupled(f, n, y0, t0, nt, ts, p, theta, r, x_r, ni, x_i, rtol, atol, max_steps, my, mt,
+                                      [&](int64_t j, const double* y, const double* sj) {
+                                        std::copy(y, y + n, out + j * n);
+                                        std::copy(sj, sj + n * m, S + j * n * m);
+                                      });
+  if (status != 0) return status;
+  entry->out = out;
+  entry->n = n;
+  entry->nt = nt;
+  entry->my = my;
+  entry->mt = mt;
+  inputsOf(n, y0, t0, nt, ts, p, theta, entry->inputs);
+  return 0;
+}
+
+// g_y0 += sum_j S_y0(t_j)' g_out_j and g_theta += sum_j S_theta(t_j)' g_out_j, from the sensitivities
+// pvi_integrate_ode_sens kept for `out` when they belong to these inputs, else from a new solve.
+extern "C" int64_t pvi_integrate_ode_grad(pvi_factor_fn f, int64_t n, const double* y0, double t0, int64_t nt,
+                                          const double* ts, int64_t p, const double* theta, int64_t r,
+                                          const double* x_r, int64_t ni, const int64_t* x_i, double rtol,
+                                          double atol, double max_steps, const double* out, const double* g_out,
+                                          double* g_y0, double* g_theta) {
+  if (int64_t s = checkArguments(n, y0, t0, nt, ts, p, theta, rtol, atol, max_steps)) return s;
+  const int64_t my = g_y0 ? n : 0, mt = g_theta ? p : 0;
+  if (nt == 0 || n == 0 || my + mt == 0) return 0;
+  auto accumulate = [&](int64_t j, const double* sj, int64_t cy, int64_t ct) {
+    const double* g = g_out + j * n;
+    for (int64_t c = 0; c < cy + ct; ++c) {
+      const double* S = sj + c * n;
+      double v = 0;
+      for (int64_t i = 0; i < n; ++i) v += S[i] * g[i];
+      if (c < cy) {
+        if (g_y0) g_y0[c] += v;
+      } else if (g_theta) {
+        g_theta[c - cy] += v;
+      }
+    }
+  };
+  std::vector<Sensitivities>& cache = sensitivityCache();
+  auto entry = std::find_if(cache.begin(), cache.end(), [&](const Sensitivities& e) { return e.out == out; });
+  if (entry != cache.end() && entry->n == n && entry->nt == nt && entry->my >= my && entry->mt >= mt) {
+    std::vector<double>& scratch = buffers().work;  // reused: no solve runs here
+    inputsOf(n, y0, t0, nt, ts, p, theta, scratch);
+    if (std::equal(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(entry->inputs.size()),
+                   entry->inputs.begin(), entry->inputs.end())) {
+      const int64_t m = entry->my + entry->mt;
+      for (int64_t j = 0; j < nt; ++j) accumulate(j, entry->S.data() + j * n * m, entry->my, entry->mt);
+      return 0;
+    }
+  }
+  return solveCoupled(f, n, y0, t0, nt, ts, p, theta, r, x_r, ni, x_i, rtol, atol, max_steps, my, mt,
+                      [&](int64_t j, const double*, const double* sj) { accumulate(j, sj, my, mt); });
 }

@@ -10,9 +10,9 @@
  *
  * out (n * nt, the state at ts[j] in out[j * n ...]) is solved by the Dormand-Prince 5(4)
  * method with adaptive steps (error per component at most atol + rtol * |y|), stepping onto
- * every output time. The gradient integrates the forward sensitivities dy/dy0 (when g_y0) and
- * dy/dtheta (when g_theta) with y, all of them under the error control, as Stan does, and adds
- * their products with g_out.
+ * every output time. For a gradient the forward sensitivities dy/dy0 and dy/dtheta are integrated
+ * with y, all of them under the error control, as Stan does; the gradient adds their products
+ * with g_out.
  *
  * Returns 0; PVI_STATUS_REJECT when the solver fails (more than max_steps steps between two
  * output times, a step size underflow, a non-finite state or argument: Stan rejects the point);
@@ -33,10 +33,19 @@ extern "C" {
 int64_t pvi_integrate_ode(pvi_factor_fn f, int64_t n, const double *y0, double t0, int64_t nt, const double *ts,
                           int64_t p, const double *theta, int64_t r, const double *x_r, int64_t ni,
                           const int64_t *x_i, double rtol, double atol, double max_steps, double *out);
+/* The same solution with the sensitivities to y0 (need_y0) and theta (need_theta) integrated
+ * alongside, so that out is the solution the gradient belongs to; they are kept (per thread, per
+ * out) for the gradient kernel. Gradient functions call this in place of pvi_integrate_ode. */
+int64_t pvi_integrate_ode_sens(pvi_factor_fn f, int64_t n, const double *y0, double t0, int64_t nt,
+                               const double *ts, int64_t p, const double *theta, int64_t r, const double *x_r,
+                               int64_t ni, const int64_t *x_i, double rtol, double atol, double max_steps,
+                               int64_t need_y0, int64_t need_theta, double *out);
+/* Accumulates g_y0 and g_theta from g_out, with the sensitivities pvi_integrate_ode_sens kept for
+ * out and these inputs, or (none kept) from a new coupled solve. */
 int64_t pvi_integrate_ode_grad(pvi_factor_fn f, int64_t n, const double *y0, double t0, int64_t nt,
                                const double *ts, int64_t p, const double *theta, int64_t r, const double *x_r,
                                int64_t ni, const int64_t *x_i, double rtol, double atol, double max_steps,
-                               const double *g_out, double *g_y0, double *g_theta);
+                               const double *out, const double *g_out, double *g_y0, double *g_theta);
 
 #ifdef __cplusplus
 }
