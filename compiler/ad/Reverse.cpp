@@ -45,6 +45,7 @@ class Reverser {
     const size_t n = fwd_.insts.size();
     matchBlocks();
     analyseActivity();
+    markSensitivities();
     fuseDensities();
     std::vector<ValueId> map(n), adj(n, ir::kNone);
     for (size_t k = 0; k < n; ++k) map[k] = static_cast<ValueId>(k);
@@ -106,6 +107,18 @@ class Reverser {
           changed = true;
         }
       }
+    }
+  }
+
+  // An ODE solve with an active y0 or theta integrates their sensitivities in its forward call
+  // (original and replayed copies alike), so that its value is the solution its rule belongs to.
+  void markSensitivities() {
+    for (size_t k = 0; k < fwd_.insts.size(); ++k) {
+      Inst& i = g_.insts[k];
+      const stdlib::KernelOp* op = i.op == Op::Kernel ? stdlib::findKernelOp(i.name) : nullptr;
+      if (op == nullptr || op->conv != stdlib::CallConv::Ode) continue;
+      i.sensitivities = (active_[static_cast<size_t>(i.operands[0])] ? 1 : 0) |
+                        (active_[static_cast<size_t>(i.operands[3])] ? 2 : 0);
     }
   }
 

@@ -5,7 +5,6 @@
 #include <llvm/IR/Module.h>
 
 #include <initializer_list>
-#include <unordered_map>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -817,17 +816,6 @@ class Emitter {
     return args;
   }
 
-  // The Backward instruction of forward instruction k, if the function has one.
-  const Inst* backwardOf(size_t k) {
-    if (!backwardsIndexed_) {
-      for (const Inst& i : f_.insts)
-        if (i.op == Op::Backward) backwards_[static_cast<size_t>(i.operands[0])] = &i;
-      backwardsIndexed_ = true;
-    }
-    auto it = backwards_.find(k);
-    return it == backwards_.end() ? nullptr : it->second;
-  }
-
   // Forward call of kernel instruction k, or (backward) its derivative rule.
   void kernel(size_t k, const Inst& i, bool backward, const Inst* bw = nullptr) {
     const stdlib::KernelOp* op = stdlib::findKernelOp(i.name);
@@ -873,12 +861,11 @@ class Emitter {
                                        load(ptrOf(ops[6])), load(ptrOf(ops[7])), load(ptrOf(ops[8]))};
         // In a gradient function the forward solve integrates the sensitivities its derivative rule
         // needs (stdlib/kernels/ode/ode.h), so that the value is the solution the gradient belongs to.
-        const Inst* rule = backward ? nullptr : backwardOf(k);
         std::string symbol = backward ? op->grad : op->value;
-        if (rule != nullptr) {
+        if (!backward && i.sensitivities != 0) {
           symbol = op->value + "_sens";
-          args.push_back(i64(rule->operands[2 + 0] != ir::kNone ? 1 : 0));
-          args.push_back(i64(rule->operands[2 + 3] != ir::kNone ? 1 : 0));
+          args.push_back(i64(i.sensitivities & 1));
+          args.push_back(i64((i.sensitivities >> 1) & 1));
         }
         if (!backward) {
           args.push_back(out);
@@ -1074,8 +1061,6 @@ class Emitter {
   llvm::IRBuilder<> b_;
   llvm::Function* fn_ = nullptr;
   bool hasBackward_ = false;  // a gradient function
-  std::unordered_map<size_t, const Inst*> backwards_;  // forward instruction -> its Backward (backwardOf)
-  bool backwardsIndexed_ = false;
 
   llvm::BasicBlock* entry_ = nullptr;
   llvm::Value* target_ = nullptr;

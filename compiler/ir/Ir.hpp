@@ -103,6 +103,9 @@ struct Inst {
   // Gradient functions: a density whose only use is `target +=` has adjoint 1, so its forward
   // call and its `target +=` are dropped and its Backward adds the value to target instead.
   bool fused = false;
+  // Gradient functions: an ODE solve (stdlib CallConv::Ode) whose y0 (bit 0) or theta (bit 1)
+  // depends on parameters; its forward call then integrates those sensitivities.
+  int sensitivities = 0;
 };
 
 // An instruction with the given op, type and operands (everything else default).

@@ -359,5 +359,33 @@ model {
   }
 }
 
+// The ODE solver keeps its state, its system's workspace and the sensitivities for the gradient
+// in per-thread buffers that only grow (stdlib/kernels/ode/integrate_ode.cpp).
+TEST(Allocation, OdeSolveAfterTheFirstCall) {
+  Compiled c = compileModel(R"(
+functions {
+  array[] real decay(real t, array[] real y, array[] real theta, array[] real x_r, array[] int x_i) {
+    return {-theta[1] * y[1] + y[2], -theta[2] * y[2]};
+  }
+}
+data { int K; array[K] real ts; }
+global { array[2] real y0; array[2] real<lower=0> k; }
+model {
+  array[K, 2] real y = integrate_ode_rk45(decay, y0, 0, ts, k, rep_array(0.0, 0), rep_array(0, 0));
+  target += -dot_self(to_vector(y[:, 1]));
+  y0 ~ normal(1, 1);
+  k ~ lognormal(0, 1);
+}
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  for (int64_t K : {3, 12}) {
+    DataBlock shared;
+    std::vector<double> ts;
+    for (int64_t t = 1; t <= K; ++t) ts.push_back(0.5 * static_cast<double>(t));
+    shared.addInt(K).addReals(ts);
+    expectPriorAllocatesOnlyOnce(CompiledModel(c.jit->code(), c.lowered->schema, shared, {}), 0.2, K);
+  }
+}
+
 }  // namespace
 }  // namespace pvi::test

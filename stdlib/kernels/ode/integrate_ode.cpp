@@ -141,6 +141,7 @@ int64_t statusOf(OdeStatus s, int64_t fStatus) {
 // solving again. (One entry per result buffer: a model's ODE calls each have their own.)
 struct Sensitivities {
   const double* out = nullptr;
+  bool valid = false;  // the last solve for out succeeded
   int64_t n = 0, nt = 0, my = 0, mt = 0;
   std::vector<double> inputs;  // y0, theta, t0, ts: the solve they come from
   std::vector<double> S;       // n x (my + mt) per output time
@@ -231,8 +232,13 @@ extern "C" int64_t pvi_integrate_ode_sens(pvi_factor_fn f, int64_t n, const doub
   const int64_t my = need_y0 ? n : 0, mt = need_theta ? p : 0, m = my + mt;
   std::vector<Sensitivities>& cache = sensitivityCache();
   auto entry = std::find_if(cache.begin(), cache.end(), [&](const Sensitivities& e) { return e.out == out; });
+  // A new result buffer takes the entry a failed solve left free, so that the cache stays as long
+  // as the model has solves.
+  if (entry == cache.end())
+    entry = std::find_if(cache.begin(), cache.end(), [](const Sensitivities& e) { return e.out == nullptr; });
   if (entry == cache.end()) entry = cache.insert(cache.end(), Sensitivities{});
-  entry->out = nullptr;  // valid again only once the solve succeeds
+  entry->out = nullptr;  // free, and not valid, until the solve succeeds
+  entry->valid = false;
   entry->S.resize(static_cast<size_t>(n * m * nt));
   double* S = entry->S.data();
   const int64_t status = solveCoupled(f, n, y0, t0, nt, ts, p, theta, r, x_r, ni, x_i, rtol, atol, max_steps, my, mt,
@@ -242,6 +248,7 @@ extern "C" int64_t pvi_integrate_ode_sens(pvi_factor_fn f, int64_t n, const doub
                                       });
   if (status != 0) return status;
   entry->out = out;
+  entry->valid = true;
   entry->n = n;
   entry->nt = nt;
   entry->my = my;
@@ -275,11 +282,11 @@ extern "C" int64_t pvi_integrate_ode_grad(pvi_factor_fn f, int64_t n, const doub
   };
   std::vector<Sensitivities>& cache = sensitivityCache();
   auto entry = std::find_if(cache.begin(), cache.end(), [&](const Sensitivities& e) { return e.out == out; });
-  if (entry != cache.end() && entry->n == n && entry->nt == nt && entry->my >= my && entry->mt >= mt) {
+  if (entry != cache.end() && entry->valid && entry->n == n && entry->nt == nt && entry->my >= my &&
+      entry->mt >= mt) {
     std::vector<double>& scratch = buffers().work;  // reused: no solve runs here
     inputsOf(n, y0, t0, nt, ts, p, theta, scratch);
-    if (std::equal(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(entry->inputs.size()),
-                   entry->inputs.begin(), entry->inputs.end())) {
+    if (std::equal(scratch.begin(), scratch.end(), entry->inputs.begin(), entry->inputs.end())) {
       const int64_t m = entry->my + entry->mt;
       for (int64_t j = 0; j < nt; ++j) accumulate(j, entry->S.data() + j * n * m, entry->my, entry->mt);
       return 0;
