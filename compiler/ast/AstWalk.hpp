@@ -7,17 +7,17 @@ namespace pvi {
 // f(ExprPtr&) on each expression a statement holds directly: its declared type's sizes and bounds
 // (offset and multiplier included), then its own expressions (not those of nested statements),
 // then a truncation's bounds.
-template <class F>
-void forEachExpr(Stmt& s, F&& f) {
+template <class S, class F>  // S: Stmt or const Stmt
+void forEachExpr(S& s, F&& f) {
   if (s.declType) {
-    for (ExprPtr& d : s.declType->arrayDims) f(d);
-    for (ExprPtr& d : s.declType->elemDims) f(d);
+    for (auto& d : s.declType->arrayDims) f(d);
+    for (auto& d : s.declType->elemDims) f(d);
     if (s.declType->lower) f(s.declType->lower);
     if (s.declType->upper) f(s.declType->upper);
     if (s.declType->offset) f(s.declType->offset);
     if (s.declType->multiplier) f(s.declType->multiplier);
   }
-  for (ExprPtr& e : s.exprs) f(e);
+  for (auto& e : s.exprs) f(e);
   if (s.truncLower) f(s.truncLower);
   if (s.truncUpper) f(s.truncUpper);
 }

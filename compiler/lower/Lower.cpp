@@ -623,7 +623,7 @@ bool FunctionLowerer::readsLatent(const Stmt& s) {
     return any;
   };
   bool any = false;
-  forEachExpr(const_cast<Stmt&>(s), [&](ExprPtr& e) { any = any || reads(*e); });
+  forEachExpr(s, [&](const ExprPtr& e) { any = any || reads(*e); });
   for (const StmtPtr& b : s.body) any = any || readsLatent(*b);
   return any;
 }

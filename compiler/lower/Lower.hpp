@@ -46,9 +46,9 @@ struct LoweredModel {
   // lowerer, which sees the model as its (const) layout, adds the statements it lowers.
   std::vector<std::string> statements;
   mutable std::vector<Span> statementSpans;
-  // The ODE systems, by the index their Kernel instructions carry (imm); the lowerer of each
-  // function adds those it meets, as with statementSpans.
-  mutable std::vector<OdeSystem> odeSystems;
+  // The ODE systems, by the index their Kernel instructions carry (imm): those the checker
+  // found (CheckedProgram::odeSystems), in its order.
+  std::vector<OdeSystem> odeSystems;
   DataSchema schema;  // with the size checks that sharedCheck / partitionCheck make (CheckSize)
   ModelInfo info;  // schema, parameters, generated quantities and source hash, for the runtime (name empty)
   std::string partitionName;

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <stdexcept>
 
 #include "compiler/lower/FunctionLowerer.hpp"
 #include "stdlib/Ops.hpp"
@@ -25,10 +26,10 @@ ValueId FunctionLowerer::kernel(const std::string& name, VType t, std::vector<Va
 // e.callee, compiler/sema/CheckOde.cpp) with Stan's default controls: 1e-6, 1e-6 and 1e6 steps
 // for rk45, 1e-10, 1e-10 and 1e8 for bdf and adams. The result, array[T, N] real, is {N, T}.
 ValueId FunctionLowerer::odeSolve(const Expr& e) {
-  auto& systems = layout_.odeSystems;
+  const auto& systems = layout_.odeSystems;
   size_t k = 0;
   while (k < systems.size() && systems[k].function != e.callee) ++k;
-  if (k == systems.size()) systems.push_back(OdeSystem{e.callee, e.calleeSpan, {}});
+  if (k == systems.size()) throw std::logic_error("the checker did not register the ODE system " + e.callee);
   const bool rk45 = e.text == "integrate_ode_rk45";
   std::vector<ValueId> ops;
   for (size_t a = 0; a < 5; ++a) ops.push_back(realValue(*e.args[a]));

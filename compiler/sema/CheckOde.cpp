@@ -16,6 +16,14 @@ bool isOneDimensional(const Type& t, Base base) {
   return t.arrayDims.size() == 1 && t.shape == Shape::Scalar && (t.base == base || base == Base::Real);
 }
 
+// The solver's arguments after the system, in order, as messages name them.
+const char* const kArgumentNames[] = {"the initial state y0", "the initial time t0", "the output times ts",
+                                      "the parameters theta", "the real data x_r",    "the integer data x_i",
+                                      "rel_tol",              "abs_tol",             "max_num_steps"};
+
+const char* const kArgumentTypes[] = {"array[] real", "real", "array[] real", "array[] real", "array[] real",
+                                      "array[] int",  "real", "real",         "int or real"};
+
 bool isParam(const FunctionParam& p, int rank, ElemKind elem) {
   return p.type.arrayRank == rank && p.type.elem == elem;
 }
@@ -62,27 +70,13 @@ Type Checker::checkOdeCall(Expr& e) {
     ok = ok && !t[i].error;
   }
   if (!ok) return Type::poisoned();
-  struct Expected {
-    size_t index;
-    const char* name;
-    bool good;
-    const char* type;
-  };
-  const Expected expected[] = {
-      {1, "the initial state y0", isOneDimensional(t[1], Base::Real), "array[] real"},
-      {2, "the initial time t0", t[2].isScalar(), "real"},
-      {3, "the output times ts", isOneDimensional(t[3], Base::Real), "array[] real"},
-      {4, "the parameters theta", isOneDimensional(t[4], Base::Real), "array[] real"},
-      {5, "the real data x_r", isOneDimensional(t[5], Base::Real), "array[] real"},
-      {6, "the integer data x_i", isOneDimensional(t[6], Base::Int), "array[] int"},
-      {7, "rel_tol", e.args.size() > 7 && t[7].isScalar(), "real"},
-      {8, "abs_tol", e.args.size() > 8 && t[8].isScalar(), "real"},
-      {9, "max_num_steps", e.args.size() > 9 && t[9].isScalar(), "int or real"},
-  };
-  for (const Expected& x : expected) {
-    if (x.index >= e.args.size() || x.good) continue;
-    diags_.error(e.args[x.index]->span, std::string(x.name) + " of '" + solver + "' must be " + x.type + ", not " +
-                                            toString(t[x.index]));
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    const bool good = i == 6 ? isOneDimensional(t[i], Base::Int)
+                      : i == 2 || i >= 7 ? t[i].isScalar()
+                                         : isOneDimensional(t[i], Base::Real);
+    if (good) continue;
+    diags_.error(e.args[i]->span, std::string(kArgumentNames[i - 1]) + " of '" + solver + "' must be " +
+                                      kArgumentTypes[i - 1] + ", not " + toString(t[i]));
     ok = false;
   }
   if (!ok) return Type::poisoned();
@@ -101,15 +95,12 @@ Type Checker::checkOdeCall(Expr& e) {
 // After factor assignment, when every variable's taint is known: the times, x_r, x_i and the
 // control arguments must be data, as Stan requires (y0 and theta may depend on parameters).
 void Checker::checkOdeDataArguments() {
-  static const char* const names[] = {"the initial state y0", "the initial time t0", "the output times ts",
-                                      "the parameters theta", "the real data x_r",    "the integer data x_i",
-                                      "rel_tol",              "abs_tol",             "max_num_steps"};
   for (const Expr* call : odeCalls_) {
     for (size_t i = 0; i < call->args.size(); ++i) {
       if (i == 0 || i == 3) continue;
       Taint t = taintOf(*call->args[i]);
       if (t.latent == nullptr) continue;
-      diags_.error(call->args[i]->span, std::string(names[i]) + " of '" + call->text + "' must be data, as in "
+      diags_.error(call->args[i]->span, std::string(kArgumentNames[i]) + " of '" + call->text + "' must be data, as in "
                                             "Stan (only y0 and theta may depend on parameters); here it depends on '" +
                                             t.latent->name + "'");
     }
