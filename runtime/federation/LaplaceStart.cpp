@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "runtime/families/Family.hpp"
-#include "runtime/optim/Laplace.hpp"
+#include "runtime/optim/LaplaceModes.hpp"
 
 namespace pvi::federation {
 namespace {
@@ -92,7 +92,13 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
     for (const PointTerm& t : terms) H += t.hessian;
     return H;
   };
-  const optim::LaplaceResult mode = optim::laplaceAtMode(std::ref(joint), curvature, start, options.lbfgs);
+  optim::MultiStartOptions search;
+  search.lbfgs = options.lbfgs;
+  search.starts = options.starts;
+  search.seed = options.seed;
+  const optim::LaplaceModes modes = optim::laplaceAtModes(std::ref(joint), curvature, start, search);
+  // The first search's outcome says why there is no start when no proper mode was found.
+  const optim::LaplaceResult& mode = modes.found() ? modes.modes.front().laplace : modes.first;
   report.improper = mode.improper();
   const std::string asked = " (does it have a prior, and do the data inform it?)";
   switch (mode.outcome) {
@@ -152,8 +158,9 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
   report.applied = true;
   report.mode = mode.x;
   std::ostringstream s;
-  s << "started at the Laplace approximation at the mode (log density " << mode.value << ", " << mode.search.iterations
-    << " L-BFGS iterations)";
+  s << "started at the Laplace approximation at the mode (log density " << mode.value;
+  if (modes.modes.size() > 1) s << "; the one with the most mass of " << modes.modes.size() << " modes";
+  s << "; " << modes.searches << " L-BFGS searches, " << modes.evaluations << " evaluations)";
   report.summary = s.str();
   return report;
 }

@@ -4,9 +4,10 @@
 // refined prior, N(0, I)), the server finds the mode of the joint density and starts q at the
 // Laplace approximation there.
 //
-//   1. The mode: L-BFGS at the server on log p(z, y) = log p(z) + sum_k f_k(z), from q's mean.
-//      Every evaluation sends z to each participant and gets f_k(z) and its gradient back
-//      (Participant::pointTerm): D + 1 numbers, never data.
+//   1. The mode: L-BFGS at the server on log p(z, y) = log p(z) + sum_k f_k(z), from q's mean and
+//      from uniform points, keeping the mode with the most mass (optim/LaplaceModes.hpp: a second,
+//      poorer basin would otherwise hold the start). Every evaluation sends z to each participant
+//      and gets f_k(z) and its gradient back (Participant::pointTerm): D + 1 numbers, never data.
 //   2. The curvature: each participant returns the Hessian H_k of f_k at the mode, by central
 //      differences of its gradient; twice, the second time with steps of 1/100 of the
 //      conditional standard deviation 1 / sqrt(-H_ii) found the first time, so that the steps
@@ -27,6 +28,7 @@
 // gradient vanished before |z| grew large: separable data under a flat prior).
 #include <Eigen/Core>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,10 @@ namespace pvi::federation {
 
 struct LaplaceStartOptions {
   optim::LbfgsOptions lbfgs;
+  // Searches for the mode: from q's mean, and from starts - 1 points uniform in [-2, 2]^D drawn
+  // with `seed`; q starts at the mode with the most mass (optim/LaplaceModes.hpp).
+  std::size_t starts = 16;
+  std::uint64_t seed = 1;
   std::size_t maxDimension = 1000;  // above: no D x D Hessians (2 D gradients per participant)
   std::vector<std::string> names;   // coordinate names for messages ("coordinate k" when empty)
 };
@@ -50,7 +56,7 @@ struct LaplaceStartReport {
   // funnel, a collapsing scale) looks the same to the search; the caller tells them apart.
   std::string finding;
   std::size_t coordinate = 0;
-  Eigen::VectorXd mode;   // the mode q started at (empty unless applied)
+  Eigen::VectorXd mode;  // the mode q started at (empty unless applied)
 };
 
 template <class Family>

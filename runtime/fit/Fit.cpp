@@ -141,6 +141,7 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   if (o.laplaceStart) {
     federation::LaplaceStartOptions lo;
     lo.names = model.globalNames();
+    lo.seed = o.seed;
     const federation::LaplaceStartReport start = federation::startAtLaplace(federation, lo);
     result.start = start.summary;
     const bool withoutMaximum = start.improper && [&] {

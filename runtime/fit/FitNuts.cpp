@@ -2,20 +2,24 @@
 // has it, with the draws kept as a SampledPosterior and the chains' mixing summarised.
 //
 // Initialisation: for a model without local latents (and at most 1,000 coordinates) the chains
-// start at independent draws from the Laplace approximation at the mode (optim/Laplace.hpp), as
-// Stan's Pathfinder initialisation argues; otherwise, or when no proper mode is found, uniformly in
-// [-2, 2] as Stan does. A uniform start can land where the density is astronomically small and
-// the chain never leaves (arma11: |theta| > 1 makes the errors grow like theta^t, lp ~ -1e12);
-// hierarchical models are left to the uniform start because their joint mode is degenerate (a
-// scale going to 0 with its group effects).
+// start at independent draws from the Laplace approximation at the mode with the most mass, found
+// by searches from 0 and from 15 uniform points (optim/LaplaceModes.hpp), as Stan's Pathfinder
+// initialisation argues; modes of similar mass share the chains. Otherwise, or when no proper
+// mode is found, uniformly in [-2, 2] as Stan does. A uniform start can land where the density
+// is astronomically small and the chain never leaves (arma11: |theta| > 1 makes the errors grow
+// like theta^t, lp ~ -1e12); hierarchical models are left to the uniform start because their
+// joint mode is degenerate (a scale going to 0 with its group effects).
 #include <Eigen/Cholesky>
 #include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
 
 #include "runtime/fit/Fit.hpp"
 #include "runtime/fit/Mixing.hpp"
 #include "runtime/model/JointDensity.hpp"
 #include "runtime/optim/FiniteDifferenceHessian.hpp"
-#include "runtime/optim/Laplace.hpp"
+#include "runtime/optim/LaplaceModes.hpp"
 
 namespace pvi {
 namespace {
@@ -36,17 +40,33 @@ std::string laplaceInitialisation(const FactorModel& model, const JointDensity& 
   const optim::CurvatureAt curvature = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& steps) {
     return optim::finiteDifferenceHessian(f, x, steps);
   };
-  const optim::LaplaceResult mode =
-      optim::laplaceAtMode(f, curvature, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(joint.dim())));
-  if (mode.outcome != optim::LaplaceOutcome::Found) return uniform + " (no proper mode found)";
-  const Eigen::LLT<Eigen::MatrixXd> precision(-mode.hessian);
-  if (precision.info() != Eigen::Success) return uniform + " (no proper mode found)";
-  // The root of the covariance (-H)^-1 = (U^T U)^-1: U^-1, so that x = mode + U^-1 eps.
-  const Eigen::MatrixXd U = precision.matrixU();
-  so.initMean = mode.x;
-  so.initRoot = U.triangularView<Eigen::Upper>().solve(
-      Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(joint.dim()), static_cast<Eigen::Index>(joint.dim())));
-  return "chains start at draws from the Laplace approximation at the mode";
+  optim::MultiStartOptions mo;
+  mo.seed = so.seed;
+  const optim::LaplaceModes modes =
+      optim::laplaceAtModes(f, curvature, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(joint.dim())), mo);
+  if (!modes.found()) return uniform + " (no proper mode found)";
+  const auto d = static_cast<Eigen::Index>(joint.dim());
+  const double best = modes.modes.front().logMass;
+  so.initMixture.clear();
+  for (const optim::LaplaceMode& m : modes.modes) {
+    // The root of the covariance (-H)^-1 = (U^T U)^-1: U^-1, so that x = mode + U^-1 eps.
+    const Eigen::LLT<Eigen::MatrixXd> precision(-m.laplace.hessian);
+    const Eigen::MatrixXd U = precision.matrixU();
+    so.initMixture.push_back({std::exp(m.logMass - best), m.laplace.x,
+                              U.triangularView<Eigen::Upper>().solve(Eigen::MatrixXd::Identity(d, d))});
+  }
+  std::ostringstream why;
+  why << "chains start at draws from the Laplace approximation at the mode";
+  if (modes.modes.size() > 1) {
+    std::size_t used = 0;
+    for (std::size_t c = 1; c <= so.chains; ++c)
+      used = std::max(used, samplers::startComponent(so.initMixture, c, so.chains) + 1);
+    why << " with the most mass (" << modes.modes.size() << " modes from " << modes.searches << " searches, log mass "
+        << std::setprecision(4);
+    for (std::size_t k = 0; k < modes.modes.size(); ++k) why << (k ? ", " : "") << modes.modes[k].logMass;
+    why << (used > 1 ? "; the chains spread over the modes by mass)" : ")");
+  }
+  return why.str();
 }
 
 }  // namespace

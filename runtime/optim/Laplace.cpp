@@ -77,6 +77,7 @@ LaplaceResult laplaceAtMode(const ValueAndGradient& f, const CurvatureAt& curvat
   const Eigen::Index d = r.x.size();
   Eigen::VectorXd steps = defaultHessianSteps(r.x);
   const auto curvatureAt = [&](const Eigen::VectorXd& x) {
+    r.hessianSteps = steps;
     r.hessian = curvature(x, steps);
     for (Eigen::Index i = 0; i < d; ++i)  // the next steps: 1/100 of each conditional sd
       if (r.hessian(i, i) < 0.0) steps[i] = 0.01 / std::sqrt(-r.hessian(i, i));

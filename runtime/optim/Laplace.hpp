@@ -41,8 +41,9 @@ struct LaplaceResult {
   LbfgsResult search;
   Eigen::VectorXd x;  // the mode (after polishing)
   double value = 0.0;
-  Eigen::MatrixXd hessian;     // at x
-  std::size_t coordinate = 0;  // 0-based, for RunsOff, Flat, StillRising, NotCurved
+  Eigen::MatrixXd hessian;       // at x
+  Eigen::VectorXd hessianSteps;  // the finite-difference steps that gave it
+  std::size_t coordinate = 0;    // 0-based, for RunsOff, Flat, StillRising, NotCurved
   std::string detail;
   bool improper() const {
     return outcome == LaplaceOutcome::RunsOff || outcome == LaplaceOutcome::Flat ||

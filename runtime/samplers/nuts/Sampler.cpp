@@ -40,14 +40,34 @@ void checkOptions(const Target& target, const SamplerOptions& o) {
     throw std::invalid_argument(
         "the Fisher adaptation estimates a diagonal metric; use --adaptation windowed for "
         "--metric dense");
-  if (o.initMean && (static_cast<std::size_t>(o.initMean->size()) != target.dim ||
-                     o.initRoot.rows() != o.initMean->size() || o.initRoot.cols() != o.initMean->size()))
-    throw std::invalid_argument("the initial distribution's mean or root does not match dimension " +
-                                std::to_string(target.dim));
+  for (const GaussianStart& g : o.initMixture) {
+    if (static_cast<std::size_t>(g.mean.size()) != target.dim || g.root.rows() != g.mean.size() ||
+        g.root.cols() != g.mean.size())
+      throw std::invalid_argument("the initial distribution's mean or root does not match dimension " +
+                                  std::to_string(target.dim));
+    if (!(g.weight >= 0.0) || !std::isfinite(g.weight))
+      throw std::invalid_argument("the initial distribution's weights must be non-negative and finite");
+  }
   if (o.init && static_cast<std::size_t>(o.init->size()) != target.dim)
     throw std::invalid_argument("the initial point has " + std::to_string(o.init->size()) + " entries, expected " +
                                 std::to_string(target.dim));
 }
+
+}  // namespace
+
+std::size_t startComponent(const std::vector<GaussianStart>& mixture, std::size_t chain, std::size_t chains) {
+  double total = 0.0;
+  for (const GaussianStart& g : mixture) total += g.weight;
+  const double target = (static_cast<double>(chain) - 0.5) / static_cast<double>(std::max<std::size_t>(chains, 1));
+  double cumulative = 0.0;
+  for (std::size_t k = 0; k < mixture.size(); ++k) {
+    cumulative += total > 0.0 ? mixture[k].weight / total : 1.0 / static_cast<double>(mixture.size());
+    if (target < cumulative) return k;
+  }
+  return mixture.size() - 1;
+}
+
+namespace {
 
 // Stan's initialisation: uniform in [-R, R]^d until log p and its gradient are finite.
 void initialise(const Nuts& nuts, const SamplerOptions& o, PhasePoint& z, std::mt19937_64& rng, std::size_t chain,
@@ -55,8 +75,9 @@ void initialise(const Nuts& nuts, const SamplerOptions& o, PhasePoint& z, std::m
   for (int attempt = 0; attempt < kInitAttempts; ++attempt) {
     if (o.init) {
       z.q = *o.init;
-    } else if (o.initMean) {
-      z.q = *o.initMean + o.initRoot * standardNormals(o.initMean->size(), 1, rng).col(0);
+    } else if (!o.initMixture.empty()) {
+      const GaussianStart& g = o.initMixture[startComponent(o.initMixture, chain, o.chains)];
+      z.q = g.mean + g.root * standardNormals(g.mean.size(), 1, rng).col(0);
     } else {
       for (Eigen::Index i = 0; i < z.q.size(); ++i) z.q[i] = o.initRadius * (2.0 * support::uniform01(rng) - 1.0);
     }
@@ -67,7 +88,7 @@ void initialise(const Nuts& nuts, const SamplerOptions& o, PhasePoint& z, std::m
       throw SamplerError("chain " + std::to_string(chain) +
                          ": the log density or its gradient is not finite at the given initial point");
   }
-  if (o.initMean)
+  if (!o.initMixture.empty())
     throw SamplerError("chain " + std::to_string(chain) +
                        ": no starting point with a finite log density and gradient in " +
                        std::to_string(kInitAttempts) + " draws from the initial distribution");

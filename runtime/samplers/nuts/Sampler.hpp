@@ -19,6 +19,18 @@
 
 namespace pvi::samplers {
 
+// One component of the initial distribution: N(mean, root root^T) with a relative weight.
+struct GaussianStart {
+  double weight = 1.0;
+  Eigen::VectorXd mean;
+  Eigen::MatrixXd root;
+};
+
+// The component chain c (1-based) of `chains` starts in: stratified by the weights, so that chain
+// c takes the component where the cumulative weight passes (c - 1/2) / chains. Modes of similar
+// mass share the chains; a mode with a negligible weight gets none.
+std::size_t startComponent(const std::vector<GaussianStart>& mixture, std::size_t chain, std::size_t chains);
+
 struct SamplerOptions {
   std::size_t chains = 4;
   std::size_t warmup = 1000;
@@ -33,12 +45,11 @@ struct SamplerOptions {
   FisherOptions fisher;
   double initialStepSize = 1.0;
   // Chains start uniformly in [-initRadius, initRadius]^dim (Stan's default, 2), or at `init`, or
-  // at independent draws from N(initMean, initRoot initRoot^T) (a Laplace approximation: each chain
-  // from its own stream, redrawn until the density is finite).
+  // at independent draws from a mixture of Gaussians (Laplace approximations at the modes found:
+  // each chain from its own stream, redrawn until the density is finite).
   double initRadius = 2.0;
   std::optional<Eigen::VectorXd> init;
-  std::optional<Eigen::VectorXd> initMean;
-  Eigen::MatrixXd initRoot;
+  std::vector<GaussianStart> initMixture;
 };
 
 // One row per draw: lp__ and Stan's sampler columns.

@@ -1,0 +1,93 @@
+#include "runtime/optim/LaplaceModes.hpp"
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "runtime/support/Seeds.hpp"
+
+namespace pvi::optim {
+namespace {
+
+constexpr std::uint64_t kStartsStream = 0x4D4F444553;  // "MODES"
+constexpr int kAttemptsPerStart = 100;                 // Stan's initialisation tries 100 points
+constexpr double kSameMode = 0.01;                     // squared Laplace distance: 0.1 sd
+
+// Whether x lies within 0.1 Laplace sd of the mode.
+bool atMode(const LaplaceMode& mode, const Eigen::VectorXd& x) {
+  const Eigen::VectorXd delta = x - mode.laplace.x;
+  return delta.dot(-mode.laplace.hessian * delta) < kSameMode;
+}
+
+}  // namespace
+
+double laplaceLogMass(const LaplaceResult& mode) {
+  const Eigen::LLT<Eigen::MatrixXd> precision(-mode.hessian);
+  // log det(-H) = 2 sum log diag(L)
+  return mode.value - precision.matrixLLT().diagonal().array().log().sum();
+}
+
+LaplaceModes laplaceAtModes(const ValueAndGradient& f, const CurvatureAt& curvature, const Eigen::VectorXd& first,
+                            const MultiStartOptions& options) {
+  // Remember where the curvature was last evaluated, to restore the winner's by-products.
+  Eigen::VectorXd lastPoint;
+  const CurvatureAt tracked = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& steps) {
+    lastPoint = x;
+    return curvature(x, steps);
+  };
+
+  LaplaceModes r;
+  r.first = laplaceAtMode(f, tracked, first, options.lbfgs);
+  r.searches = 1;
+  r.evaluations = r.first.search.evaluations;
+  if (r.first.improper()) return r;
+  if (r.first.outcome == LaplaceOutcome::Found) r.modes.push_back({r.first, laplaceLogMass(r.first), 1});
+
+  // The other searches, from uniform points where the density is finite.
+  std::mt19937_64 rng(support::deriveSeed(options.seed, kStartsStream));
+  std::vector<LbfgsResult> ends;
+  for (std::size_t s = 1; s < options.starts; ++s) {
+    for (int attempt = 0; attempt < kAttemptsPerStart; ++attempt) {
+      Eigen::VectorXd x(first.size());
+      for (Eigen::Index i = 0; i < x.size(); ++i) x[i] = options.radius * (2.0 * support::uniform01(rng) - 1.0);
+      LbfgsResult end = maximiseLbfgs(f, x, options.lbfgs);
+      r.evaluations += end.evaluations;
+      if (end.status == LbfgsStatus::NotFiniteAtStart) continue;
+      ++r.searches;
+      if (end.status != LbfgsStatus::Diverged) ends.push_back(std::move(end));
+      break;
+    }
+  }
+  std::sort(ends.begin(), ends.end(), [](const LbfgsResult& a, const LbfgsResult& b) { return a.value > b.value; });
+  for (const LbfgsResult& end : ends) {
+    const auto known =
+        std::find_if(r.modes.begin(), r.modes.end(), [&](const LaplaceMode& m) { return atMode(m, end.x); });
+    if (known != r.modes.end()) {
+      ++known->reached;
+      continue;
+    }
+    if (r.modes.size() >= options.maxModes) continue;
+    LaplaceResult mode = laplaceAtMode(f, tracked, end.x, options.lbfgs);
+    r.evaluations += mode.search.evaluations;
+    if (mode.outcome != LaplaceOutcome::Found) continue;
+    const auto polished =
+        std::find_if(r.modes.begin(), r.modes.end(), [&](const LaplaceMode& m) { return atMode(m, mode.x); });
+    if (polished != r.modes.end()) {
+      ++polished->reached;
+      continue;
+    }
+    const double mass = laplaceLogMass(mode);
+    r.modes.push_back({std::move(mode), mass, 1});
+  }
+  std::stable_sort(r.modes.begin(), r.modes.end(),
+                   [](const LaplaceMode& a, const LaplaceMode& b) { return a.logMass > b.logMass; });
+
+  if (!r.modes.empty()) {
+    LaplaceResult& best = r.modes.front().laplace;
+    if (lastPoint.size() != best.x.size() || lastPoint != best.x) best.hessian = curvature(best.x, best.hessianSteps);
+  }
+  return r;
+}
+
+}  // namespace pvi::optim
