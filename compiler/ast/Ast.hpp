@@ -48,9 +48,11 @@ struct Expr {
   bool conditional = false;   // Call written with '|'
   std::vector<ExprPtr> args;
   std::vector<IndexSyntax> indices;
-  // Call of an ODE solver: the ODE system's function, taken out of `args` by the checker.
+  // Call of an ODE solver: the ODE system's function, taken out of `args` by the checker, and for
+  // the variadic ode_* solvers the layout of the arguments after the controls (OdeSystemUse).
   std::string callee;
   Span calleeSpan;
+  std::string odeLayout;
 
   // sema
   Type type;

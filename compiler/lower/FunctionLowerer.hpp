@@ -111,6 +111,7 @@ class FunctionLowerer {
   std::optional<int64_t> constantInt(ValueId v) const;
   ValueId rng(const Expr& e);
   ValueId odeSolve(const Expr& e);
+  std::vector<ValueId> packOdeArguments(const Expr& e, size_t first);
   ValueId conditional(const Expr& e);
   ValueId shortCircuit(const Expr& e);
   ValueId valueUnderBranch(const VType& t, ValueId cond, const std::function<ValueId()>& then,

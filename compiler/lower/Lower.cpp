@@ -1,16 +1,16 @@
 #include "compiler/lower/Lower.hpp"
 
 #include <cctype>
-#include <functional>
 #include <charconv>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/ast/AstWalk.hpp"
 #include "compiler/lower/Describe.hpp"
-#include "compiler/lower/OdeSystems.hpp"
 #include "compiler/lower/FunctionLowerer.hpp"
+#include "compiler/lower/OdeSystems.hpp"
 #include "compiler/sema/Signatures.hpp"
 
 namespace pvi::lower {
@@ -742,7 +742,7 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
       default: break;
     }
   }
-  for (const auto& [function, call] : program.odeSystems) m.odeSystems.push_back(OdeSystem{function, call, {}});
+  for (const OdeSystemUse& u : program.odeSystems) m.odeSystems.push_back(OdeSystem{u.function, u.layout, u.call, {}});
   m.prior.name = "prior";
   m.partition.name = "partition";
   m.sharedCheck.name = "check_shared";

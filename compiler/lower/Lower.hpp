@@ -19,7 +19,8 @@ namespace pvi {
 // until then).
 struct OdeSystem {
   std::string function;
-  Span call;  // the first call, for messages
+  std::string layout;  // the variadic arguments' (OdeSystemUse); empty for integrate_ode_*
+  Span call;           // the first call, for messages
   ir::Function rhs;
 };
 

@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "compiler/lower/FunctionLowerer.hpp"
-#include "stdlib/Ops.hpp"
 #include "compiler/sema/Signatures.hpp"
+#include "stdlib/Ops.hpp"
 
 namespace pvi::lower {
 
@@ -24,23 +24,75 @@ ValueId FunctionLowerer::kernel(const std::string& name, VType t, std::vector<Va
 
 // integrate_ode_*(y0, t0, ts, theta, x_r, x_i [, rtol, atol, max_steps]) (the system in
 // e.callee, compiler/sema/CheckOde.cpp) with Stan's default controls: 1e-6, 1e-6 and 1e6 steps
-// for rk45, 1e-10, 1e-10 and 1e8 for bdf and adams. The result, array[T, N] real, is {N, T}.
+// for rk45, 1e-10, 1e-10 and 1e8 for bdf and adams. The result, array[T, N] real, is {N, T}. The
+// variadic ode_*(y0, t0, ts [, rtol, atol, max_steps], a1, ...) becomes the same kernel call, its
+// arguments packed into theta, x_r and x_i as e.odeLayout says (packOdeArguments); its result,
+// array[T] vector[N], has the same layout. ode_ckrk is solved by rk45's method.
 ValueId FunctionLowerer::odeSolve(const Expr& e) {
   const auto& systems = layout_.odeSystems;
   size_t k = 0;
-  while (k < systems.size() && systems[k].function != e.callee) ++k;
+  while (k < systems.size() && (systems[k].function != e.callee || systems[k].layout != e.odeLayout)) ++k;
   if (k == systems.size()) throw std::logic_error("the checker did not register the ODE system " + e.callee);
-  const bool rk45 = e.text == "integrate_ode_rk45";
+  const bool variadic = e.text.starts_with("ode_");
+  const bool tight = e.text.find("bdf") != std::string::npos || e.text.find("adams") != std::string::npos;
+  const std::string kernelName = !variadic                                   ? e.text
+                                 : e.text.find("bdf") != std::string::npos   ? "integrate_ode_bdf"
+                                 : e.text.find("adams") != std::string::npos ? "integrate_ode_adams"
+                                                                             : "integrate_ode_rk45";
   std::vector<ValueId> ops;
-  for (size_t a = 0; a < 5; ++a) ops.push_back(realValue(*e.args[a]));
-  ops.push_back(lower(*e.args[5]));
-  ops.push_back(e.args.size() > 6 ? realValue(*e.args[6]) : constReal(rk45 ? 1e-6 : 1e-10));
-  ops.push_back(e.args.size() > 7 ? realValue(*e.args[7]) : constReal(rk45 ? 1e-6 : 1e-10));
-  ops.push_back(e.args.size() > 8 ? realValue(*e.args[8]) : constReal(rk45 ? 1e6 : 1e8));
+  size_t controls = 6;  // the index of rel_tol among the arguments
+  for (size_t a = 0; a < 3; ++a) ops.push_back(realValue(*e.args[a]));
+  if (variadic) {
+    controls = 3;
+    const size_t first = e.text.ends_with("_tol") ? 6 : 3;
+    for (ValueId v : packOdeArguments(e, first)) ops.push_back(v);
+  } else {
+    for (size_t a = 3; a < 5; ++a) ops.push_back(realValue(*e.args[a]));
+    ops.push_back(lower(*e.args[5]));
+  }
+  const bool given = variadic ? e.text.ends_with("_tol") : e.args.size() > 6;
+  ops.push_back(given ? realValue(*e.args[controls]) : constReal(tight ? 1e-10 : 1e-6));
+  ops.push_back(given ? realValue(*e.args[controls + 1]) : constReal(tight ? 1e-10 : 1e-6));
+  ops.push_back(given ? realValue(*e.args[controls + 2]) : constReal(tight ? 1e8 : 1e6));
   const VType t{Elem::Real, 2, {f_.at(ops[0]).type.dims[0], f_.at(ops[2]).type.dims[0], ir::kNone, ir::kNone}};
-  Inst i{Op::Kernel, t, std::move(ops), e.text};
+  Inst i{Op::Kernel, t, std::move(ops), kernelName};
   i.imm = static_cast<int64_t>(k);
   return add(i);
+}
+
+// theta, x_r and x_i of a variadic ODE call: the arguments from e.args[first] on, in order, the
+// parameter-dependent reals (lower-case layout) into theta and the data reals (upper case) into
+// x_r, each flattened; x_i holds the sizes of the one-dimensional arguments, then the ints. The
+// system's program unpacks them the same way (compiler/lower/OdeSystems.cpp).
+std::vector<ValueId> FunctionLowerer::packOdeArguments(const Expr& e, size_t first) {
+  struct Part {
+    ValueId value, size;  // size: kNone for a scalar
+  };
+  std::vector<Part> theta, xr, xi, sizes;
+  for (size_t j = 0; j + 1 < e.odeLayout.size(); ++j) {
+    const char c = e.odeLayout[1 + j];
+    const Expr& a = *e.args[first + j];
+    const bool integer = c == 'i' || c == 'j';
+    const ValueId v = integer ? lower(a) : realValue(a);
+    const VType& t = f_.at(v).type;
+    const ValueId n = t.rank == 0 ? ir::kNone : t.dims[0];
+    if (n != ir::kNone) sizes.push_back({n, ir::kNone});
+    (integer ? xi : std::islower(static_cast<unsigned char>(c)) ? theta : xr).push_back({v, n});
+  }
+  sizes.insert(sizes.end(), xi.begin(), xi.end());
+  const auto pack = [&](const std::vector<Part>& parts, Elem elem) {
+    ValueId total = constInt(0);
+    for (const Part& p : parts) total = intArith("+", total, p.size == ir::kNone ? constInt(1) : p.size);
+    const ValueId v = newVar(VType{elem, 1, {total, ir::kNone, ir::kNone, ir::kNone}}, ir::kNone);
+    ValueId at = constInt(1);
+    for (const Part& p : parts) {
+      const ValueId next = intArith("+", at, p.size == ir::kNone ? constInt(1) : p.size);
+      store(Target{v, {at, p.size == ir::kNone ? ir::kNone : intArith("-", next, constInt(1))}}, p.value);
+      at = next;
+    }
+    return load(v);
+  };
+  return {pack(theta, Elem::Real), pack(xr, Elem::Real), pack(sizes, Elem::Int)};
 }
 
 ValueId FunctionLowerer::density(const std::string& name, std::vector<ValueId> args, Span at) {

@@ -267,11 +267,12 @@ const char* higherOrderKind(const std::string& name) {
 
 Type Checker::checkCall(Expr& e) {
   if (userFunction(e.text) == nullptr && isOdeSolver(e.text)) return checkOdeCall(e);
+  if (userFunction(e.text) == nullptr && isVariadicOdeSolver(e.text)) return checkVariadicOdeCall(e);
   if (const char* kind = userFunction(e.text) == nullptr ? higherOrderKind(e.text) : nullptr) {
     const bool ode = std::string(kind) == "ODE solver";
     diags_.error(e.nameSpan, "'" + e.text + "' (Stan's " + kind + ") is not supported yet" +
-                                 (ode ? ": pvic has Stan's integrate_ode_rk45, integrate_ode_bdf and integrate_ode_adams "
-                                        "(with theta, x_r and x_i)"
+                                 (ode ? ": pvic has ode_rk45, ode_bdf, ode_adams and ode_ckrk (and their _tol "
+                                        "forms), and integrate_ode_rk45, integrate_ode_bdf and integrate_ode_adams"
                                       : ": pvic has no functions that take a function as an argument"));
     return Type::poisoned();
   }

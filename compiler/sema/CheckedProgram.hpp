@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "compiler/ast/Ast.hpp"
-#include "compiler/sema/Symbol.hpp"
 #include "compiler/sema/Signatures.hpp"
+#include "compiler/sema/Symbol.hpp"
 
 namespace pvi {
 
@@ -30,6 +30,15 @@ struct SizeCheckAtBinding {
   Span whole;  // the whole expression or statement, for messages when data are bound
 };
 
+// An ODE system as solver calls use it. `layout` is empty for integrate_ode_* (theta, x_r, x_i);
+// for the variadic ode_* solvers it is '~' and then, one character per argument after the
+// controls, what the argument is and where it travels (compiler/sema/CheckOde.cpp, kVariadicKinds).
+struct OdeSystemUse {
+  std::string function;
+  std::string layout;
+  Span call;
+};
+
 struct CheckedProgram {
   Program program;
   std::vector<std::string> partitions;            // from @partition, in order
@@ -39,10 +48,11 @@ struct CheckedProgram {
   // print, reject and fatal_error statements of the generated block: in the shared generate
   // function, or in each partition's when they read a partition's values.
   std::vector<AssignedStatement> generatedEffects;
-  std::vector<SizeCheckAtBinding> sizeChecks;     // size equalities deferred to data binding
-  // The functions that integrate_ode_* calls name as their systems, once each, with the first
-  // call's place (compiled whether or not code generation needs the call: compiler/lower/OdeSystems).
-  std::vector<std::pair<std::string, Span>> odeSystems;
+  std::vector<SizeCheckAtBinding> sizeChecks;  // size equalities deferred to data binding
+  // The functions that ODE solver calls name as their systems, once per function and layout, with
+  // the first call's place (compiled whether or not code generation needs the call:
+  // compiler/lower/OdeSystems).
+  std::vector<OdeSystemUse> odeSystems;
 
   const Symbol* find(const std::string& name) const;
 };

@@ -58,8 +58,10 @@ class Checker {
 
   // Expressions (CheckExpr.cpp)
   Type checkCall(Expr& e);
-  Type checkOdeCall(Expr& e);    // CheckOde.cpp
-  void checkOdeDataArguments();  // CheckOde.cpp, after factor assignment
+  Type checkOdeCall(Expr& e);          // CheckOde.cpp
+  Type checkVariadicOdeCall(Expr& e);  // CheckOde.cpp
+  void checkOdeDataArguments();        // CheckOde.cpp, after factor assignment
+  void checkVariadicOdeDataArguments(Expr& call);
   Type checkLiteral(Expr& e);
   Type checkOperator(Expr& e, const std::string& op, std::vector<Type> types);
   Type checkIndex(Expr& e);
@@ -88,13 +90,15 @@ class Checker {
   std::unordered_set<std::string> reassigned_;
   BlockKind block_ = BlockKind::Data;  // the block being checked (_rng functions: generated only)
   int nesting_ = 0;                    // loops, branches and { } around the statement being checked
-  std::vector<const Expr*> odeCalls_;  // checked integrate_ode_* calls (CheckOde.cpp)
+  std::vector<Expr*> odeCalls_;        // checked ODE solver calls (CheckOde.cpp)
 
   friend class FactorAssigner;
 };
 
 // integrate_ode_rk45, integrate_ode_bdf or integrate_ode_adams (CheckOde.cpp).
 bool isOdeSolver(const std::string& name);
+// ode_rk45, ode_bdf, ode_adams, ode_ckrk and their _tol forms (CheckOde.cpp).
+bool isVariadicOdeSolver(const std::string& name);
 
 // The keyword of a block kind, as written in messages ("data", "generated", ...).
 const char* blockKeyword(BlockKind k);

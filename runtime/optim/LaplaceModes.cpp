@@ -3,7 +3,9 @@
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
+#include <stdexcept>
 
 #include "runtime/support/Seeds.hpp"
 
@@ -24,25 +26,35 @@ bool atMode(const LaplaceMode& mode, const Eigen::VectorXd& x) {
 
 double laplaceLogMass(const LaplaceResult& mode) {
   const Eigen::LLT<Eigen::MatrixXd> precision(-mode.hessian);
+  if (precision.info() != Eigen::Success) return std::numeric_limits<double>::quiet_NaN();
   // log det(-H) = 2 sum log diag(L)
   return mode.value - precision.matrixLLT().diagonal().array().log().sum();
 }
 
 LaplaceModes laplaceAtModes(const ValueAndGradient& f, const CurvatureAt& curvature, const Eigen::VectorXd& first,
                             const MultiStartOptions& options) {
-  // Remember where the curvature was last evaluated, to restore the winner's by-products.
-  Eigen::VectorXd lastPoint;
+  // Remember where and with which steps the curvature was last evaluated (and returned), to
+  // restore the winner's by-products.
+  Eigen::VectorXd lastPoint, lastSteps;
   const CurvatureAt tracked = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& steps) {
+    lastPoint.resize(0);
+    Eigen::MatrixXd h = curvature(x, steps);
     lastPoint = x;
-    return curvature(x, steps);
+    lastSteps = steps;
+    return h;
   };
 
   LaplaceModes r;
+  // A mode counts when its curvature factorises and gives a finite mass.
+  const auto accept = [&](LaplaceResult&& mode) {
+    const double mass = laplaceLogMass(mode);
+    if (std::isfinite(mass)) r.modes.push_back({std::move(mode), mass, 1});
+  };
   r.first = laplaceAtMode(f, tracked, first, options.lbfgs);
   r.searches = 1;
   r.evaluations = r.first.search.evaluations;
   if (r.first.improper()) return r;
-  if (r.first.outcome == LaplaceOutcome::Found) r.modes.push_back({r.first, laplaceLogMass(r.first), 1});
+  if (r.first.outcome == LaplaceOutcome::Found) accept(LaplaceResult(r.first));
 
   // The other searches, from uniform points where the density is finite.
   std::mt19937_64 rng(support::deriveSeed(options.seed, kStartsStream));
@@ -55,7 +67,9 @@ LaplaceModes laplaceAtModes(const ValueAndGradient& f, const CurvatureAt& curvat
       r.evaluations += end.evaluations;
       if (end.status == LbfgsStatus::NotFiniteAtStart) continue;
       ++r.searches;
-      if (end.status != LbfgsStatus::Diverged) ends.push_back(std::move(end));
+      // Only searches that converged: a search stopped by its iteration limit on a slowly rising
+      // ridge is no mode, and its flat curvature would give it a large mass.
+      if (end.status == LbfgsStatus::Converged) ends.push_back(std::move(end));
       break;
     }
   }
@@ -70,22 +84,26 @@ LaplaceModes laplaceAtModes(const ValueAndGradient& f, const CurvatureAt& curvat
     if (r.modes.size() >= options.maxModes) continue;
     LaplaceResult mode = laplaceAtMode(f, tracked, end.x, options.lbfgs);
     r.evaluations += mode.search.evaluations;
-    if (mode.outcome != LaplaceOutcome::Found) continue;
+    if (mode.outcome != LaplaceOutcome::Found || mode.search.status != LbfgsStatus::Converged) continue;
     const auto polished =
         std::find_if(r.modes.begin(), r.modes.end(), [&](const LaplaceMode& m) { return atMode(m, mode.x); });
     if (polished != r.modes.end()) {
       ++polished->reached;
       continue;
     }
-    const double mass = laplaceLogMass(mode);
-    r.modes.push_back({std::move(mode), mass, 1});
+    accept(std::move(mode));
   }
   std::stable_sort(r.modes.begin(), r.modes.end(),
                    [](const LaplaceMode& a, const LaplaceMode& b) { return a.logMass > b.logMass; });
 
   if (!r.modes.empty()) {
     LaplaceResult& best = r.modes.front().laplace;
-    if (lastPoint.size() != best.x.size() || lastPoint != best.x) best.hessian = curvature(best.x, best.hessianSteps);
+    const bool last = lastPoint.size() == best.x.size() && lastPoint == best.x && lastSteps == best.hessianSteps;
+    // The same call succeeded before; should it fail now, the Hessian kept stands.
+    if (!last) try {
+        best.hessian = curvature(best.x, best.hessianSteps);
+      } catch (const std::domain_error&) {
+      }
   }
   return r;
 }

@@ -9,10 +9,11 @@
 //   1. laplaceAtMode from `first` (Laplace.hpp). An improper outcome there is the answer: a
 //      density that rises without bound has no best mode.
 //   2. L-BFGS from `starts - 1` more points uniform in [-radius, radius]^d (Stan's initialisation),
-//      each redrawn until the density is finite there.
+//      each redrawn until the density is finite there; only searches that converge count.
 //   3. The searches' end points, best value first, become modes: one within 0.1 Laplace sd of a
 //      mode already found counts for it; otherwise laplaceAtMode from it (its Hessian), until
-//      `maxModes` distinct proper modes are known.
+//      `maxModes` distinct proper modes are known (so among more modes than that, the highest
+//      are compared, not necessarily the one with the most mass).
 //   4. Each mode's log mass is its Laplace evidence, value - log det(-H) / 2 (up to a constant
 //      shared by all): a mode wins by the probability around it, not by its height alone.
 #include <Eigen/Core>
@@ -51,7 +52,8 @@ struct LaplaceModes {
 LaplaceModes laplaceAtModes(const ValueAndGradient& f, const CurvatureAt& curvature, const Eigen::VectorXd& first,
                             const MultiStartOptions& options = {});
 
-// log det(-H) / 2 subtracted from the value: the log of the Laplace approximation's mass.
+// log det(-H) / 2 subtracted from the value: the log of the Laplace approximation's mass (NaN
+// when -H does not factorise).
 double laplaceLogMass(const LaplaceResult& mode);
 
 }  // namespace pvi::optim

@@ -12,8 +12,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli_support.hpp"
 
@@ -175,6 +175,12 @@ TEST(StanOffsetMultiplier, NutsOnEightSchoolsMatchesTheNonCentredReference) {
 // the mode with the most mass (optim/LaplaceModes.hpp).
 TEST(StanOde, NutsOnLotkaVolterraMatchesTheReference) {
   expectNutsMatchesTheReference("hudson_lynx_hare-lotka_volterra", "model.stan", "--algorithm nuts");
+}
+
+// The same program in Stan's current interface, ode_rk45_tol with the rates as separate arguments
+// (ode_rk45.stan beside it): the same posterior.
+TEST(StanOde, NutsOnLotkaVolterraInTheVariadicInterfaceMatchesTheReference) {
+  expectNutsMatchesTheReference("hudson_lynx_hare-lotka_volterra", "ode_rk45.stan", "--algorithm nuts");
 }
 
 // The default fit (variational, from the Laplace approximation at the mode with the most mass).

@@ -66,10 +66,11 @@ TEST(Ode, OscillatorMatchesItsClosedForm) {
   }
 }
 
-// The gradient comes from the forward sensitivities; with tight tolerances it matches both the
-// closed form's derivative and finite differences of the solver's value.
-TEST(Ode, SensitivitiesMatchTheClosedFormAndFiniteDifferences) {
-  Compiled c = compileModel(kOscillator);
+// The value at tolerance 1e-12 against the closed form, and the gradient (from the forward
+// sensitivities) against both the closed form's derivative and finite differences of the solver's
+// value, at three points.
+void expectTheOscillatorsValueAndGradient(const std::string& text) {
+  Compiled c = compileModel(text);
   ASSERT_TRUE(c.jit) << c.errors;
   Oscillator o;
   CompiledModel m(c.jit->code(), c.lowered->schema, o.data(1e-12), {});
@@ -86,6 +87,8 @@ TEST(Ode, SensitivitiesMatchTheClosedFormAndFiniteDifferences) {
     }
   }
 }
+
+TEST(Ode, SensitivitiesMatchTheClosedFormAndFiniteDifferences) { expectTheOscillatorsValueAndGradient(kOscillator); }
 
 // Two solves of one system in a model (each keeps its own sensitivities for its derivative rule,
 // stdlib/kernels/ode/ode.h) and a solve inside a loop (replayed by the gradient): the gradient
@@ -203,6 +206,105 @@ TEST(Ode, AnErrorInTheSystemIsReportedWhereItIs) {
   EXPECT_NE(c.errors.find("3:14: error: in the ODE system 'decay': unknown function 'exq'; did you mean 'exp'?"),
             std::string::npos)
       << c.errors;
+}
+
+// The oscillator in Stan's variadic interface, with arguments of several kinds: omega and
+// g = [0, omega]' depend on parameters (theta), c and s are data (x_r), k is an int array (x_i,
+// after the sizes of c, g and k). The system reads them so that any other unpacking changes the
+// result: c[k[1]] = c[2] = 1 (k[1] read from the sizes would be 3, c[3] = 5), k[2] - 7 = 0, s = 1,
+// g[2] * omega = omega^2.
+const char* kVariadicOscillator = R"(
+functions {
+  vector oscillator(real t, vector y, real omega, vector g, data vector c, array[] int k, data real s) {
+    return [c[k[1]] * y[2] * s, -(g[2] * omega) * y[1] + (k[2] - 7) * y[1]]';
+  }
+}
+data { int T; array[T] real ts; array[T, 2] real w; real tol; }
+parameters { vector[2] y0; real omega; }
+model {
+  array[T] vector[2] y = SOLVER(oscillator, y0, 0, ts, CONTROLS omega, [0, omega]', [3.0, 1.0, 5.0]', {2, 7}, 1.0);
+  for (t in 1:T) target += w[t, 1] * y[t, 1] + w[t, 2] * y[t][2];
+}
+)";
+
+std::string variadicOscillator(const std::string& solver, const std::string& controls) {
+  std::string text = kVariadicOscillator;
+  text.replace(text.find("SOLVER"), 6, solver);
+  text.replace(text.find("CONTROLS "), 9, controls);
+  return text;
+}
+
+TEST(Ode, VariadicInterfaceMatchesTheClosedFormAndFiniteDifferences) {
+  expectTheOscillatorsValueAndGradient(variadicOscillator("ode_rk45_tol", "tol, tol, 100000, "));
+}
+
+// ode_rk45, ode_bdf, ode_adams and ode_ckrk without controls use Stan's defaults (1e-6 for rk45
+// and ckrk, 1e-10 for bdf and adams); with the same controls all four give the same values and
+// gradients (one adaptive method).
+TEST(Ode, VariadicSolversAndTheirDefaults) {
+  Oscillator o;
+  const std::vector<double> z{0.3, -0.8, 2.1};
+  const auto evaluate = [&](const std::string& text, std::vector<double>& g) -> double {
+    Compiled c = compileModel(text);
+    EXPECT_TRUE(c.jit) << c.errors;
+    if (!c.jit) return NAN;
+    CompiledModel m(c.jit->code(), c.lowered->schema, o.data(1e-8), {});
+    g.assign(3, 0.0);
+    return m.priorLogDensity(z.data(), nullptr, g.data(), nullptr);
+  };
+  std::vector<double> g0, g;
+  const double v0 = evaluate(variadicOscillator("ode_rk45_tol", "tol, tol, 100000, "), g0);
+  EXPECT_NEAR(v0, o.target(z), 400 * 1e-8);
+  for (const char* solver : {"ode_bdf_tol", "ode_adams_tol", "ode_ckrk_tol"}) {
+    EXPECT_EQ(evaluate(variadicOscillator(solver, "tol, tol, 100000, "), g), v0) << solver;
+    EXPECT_EQ(g, g0) << solver;
+  }
+  for (const auto& [solver, tol] :
+       {std::pair{"ode_rk45", 1e-6}, {"ode_ckrk", 1e-6}, {"ode_bdf", 1e-10}, {"ode_adams", 1e-10}}) {
+    const double v = evaluate(variadicOscillator(solver, ""), g);
+    EXPECT_NEAR(v, o.target(z), 400 * tol) << solver;
+    EXPECT_NE(v, v0) << solver << ": the defaults were not applied";
+  }
+}
+
+// The other kinds, and their other placements: a row_vector (data, then depending on omega), an
+// array of reals (depending on omega, then data), an int, an int where a real is expected, one
+// system with two layouts in one model, and a system without arguments after y. Target: the
+// oscillator's at omega, plus 0.5 times it at omega = 2 and 0.25 times it at omega = 1.
+const char* kVariadicKinds = R"(
+functions {
+  vector osc(real t, vector y, row_vector r, array[] real a, int n, real x) {
+    return [r[n] * x * y[2], -a[n] ^ 2 * y[1]]';
+  }
+  vector unit(real t, vector y) {
+    return [y[2], -y[1]]';
+  }
+}
+data { int T; array[T] real ts; array[T, 2] real w; real tol; }
+parameters { vector[2] y0; real omega; }
+model {
+  array[T] vector[2] y = ode_rk45_tol(osc, y0, 0, ts, tol, tol, 100000, [0, 1], {5.0, omega}, 2, 1);
+  array[T] vector[2] u = ode_rk45_tol(osc, y0, 0, ts, tol, tol, 100000, [0, omega / omega], {5.0, 2.0}, 2, 1);
+  array[T] vector[2] v = ode_rk45_tol(unit, y0, 0, ts, tol, tol, 100000);
+  for (t in 1:T)
+    target += w[t, 1] * (y[t, 1] + 0.5 * u[t, 1] + 0.25 * v[t, 1]) + w[t, 2] * (y[t, 2] + 0.5 * u[t, 2] + 0.25 * v[t, 2]);
+}
+)";
+
+TEST(Ode, VariadicArgumentsOfEveryKindAndPlacement) {
+  Compiled c = compileModel(kVariadicKinds);
+  ASSERT_TRUE(c.jit) << c.errors;
+  Oscillator o;
+  CompiledModel m(c.jit->code(), c.lowered->schema, o.data(1e-12), {});
+  const auto exact = [&](const std::vector<double>& z) {
+    return o.target(z) + 0.5 * o.target({z[0], z[1], 2.0}) + 0.25 * o.target({z[0], z[1], 1.0});
+  };
+  for (const std::vector<double>& z : {std::vector<double>{0.3, -0.8, 2.1}, {-1.5, 0.4, 0.6}}) {
+    std::vector<double> g(3);
+    EXPECT_NEAR(m.priorLogDensity(z.data(), nullptr, g.data(), nullptr), exact(z), 1e-9);
+    auto fd = finiteDifference([&](const std::vector<double>& x) { return exact(x); }, z, 1e-5);
+    for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(g[i], fd[i], 1e-6 * (1 + std::fabs(fd[i]))) << "component " << i;
+  }
 }
 
 }  // namespace

@@ -28,6 +28,8 @@ TEST(Initialisation, ChainsShareTheComponentsByWeight) {
   EXPECT_EQ(components(weighted({1.0, 1e-17}), 4), (std::vector<std::size_t>{0, 0, 0, 0}));
   EXPECT_EQ(components(weighted({1.0, 1.0, 1.0}), 3), (std::vector<std::size_t>{0, 1, 2}));
   EXPECT_EQ(components(weighted({1.0}), 4), (std::vector<std::size_t>{0, 0, 0, 0}));
+  EXPECT_EQ(components(weighted({1.0, 1.0}), 1), (std::vector<std::size_t>{0}));  // a tie: the first
+  EXPECT_EQ(components(weighted({0.0, 1.0}), 2), (std::vector<std::size_t>{1, 1}));
 }
 
 // A target with two unit-normal modes 80 sds apart: each chain stays in the mode its component

@@ -62,7 +62,7 @@ std::size_t startComponent(const std::vector<GaussianStart>& mixture, std::size_
   double cumulative = 0.0;
   for (std::size_t k = 0; k < mixture.size(); ++k) {
     cumulative += total > 0.0 ? mixture[k].weight / total : 1.0 / static_cast<double>(mixture.size());
-    if (target < cumulative) return k;
+    if (target <= cumulative) return k;
   }
   return mixture.size() - 1;
 }

@@ -27,8 +27,8 @@ struct GaussianStart {
 };
 
 // The component chain c (1-based) of `chains` starts in: stratified by the weights, so that chain
-// c takes the component where the cumulative weight passes (c - 1/2) / chains. Modes of similar
-// mass share the chains; a mode with a negligible weight gets none.
+// c takes the first component where the cumulative weight reaches (c - 1/2) / chains. Modes of
+// similar mass share the chains; a mode with a negligible weight gets none.
 std::size_t startComponent(const std::vector<GaussianStart>& mixture, std::size_t chain, std::size_t chains);
 
 struct SamplerOptions {
