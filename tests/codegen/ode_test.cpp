@@ -155,7 +155,8 @@ void evaluateVariant(const std::string& from, const std::string& to, const Oscil
 }
 
 // Too few steps allowed (max_num_steps) rejects the point, as in Stan: log density -inf, value
-// and gradient alike. Output times that do not increase after t0 are a fatal error.
+// and gradient alike. Output times that do not increase after t0 are a fatal error, and so are
+// an empty state, no output times and non-finite real data.
 TEST(Ode, SolverFailuresRejectOrStop) {
   const auto rejects = [](const std::function<double()>& f) { EXPECT_EQ(f(), -INFINITY); };
   const auto stops = [](const std::function<double()>& f) { EXPECT_THROW(f(), ModelEvaluationError); };
@@ -166,6 +167,20 @@ TEST(Ode, SolverFailuresRejectOrStop) {
   Oscillator atStart;
   atStart.ts = {0.0, 1.0, 2.0, 4.0};  // the first output time must be after t0 = 0
   evaluateVariant("", "", atStart, 1e-6, stops);
+  // As in Stan, an empty initial state or no output times is an error, and so (real data that
+  // no point can change) is a real data argument that is not finite.
+  Oscillator noTimes;
+  noTimes.ts.clear();
+  noTimes.w.clear();
+  evaluateVariant("", "", noTimes, 1e-6, stops);
+  evaluateVariant("oscillator, y0, 0, ts, theta, rep_array(0.0, 0)", "oscillator, y0, 0, ts, theta, {1e308 * 10}",
+                  Oscillator{}, 1e-6, stops);
+  evaluateVariant("array[T, 2] real y = integrate_ode_rk45(oscillator, y0,",
+                  "array[T, 0] real e = integrate_ode_rk45(oscillator, rep_array(0.0, 0), 0, ts, theta, "
+                  "rep_array(0.0, 0), rep_array(0, 0), tol, tol, 100000);\n"
+                  "  target += sum(to_matrix(e));\n"
+                  "  array[T, 2] real y = integrate_ode_rk45(oscillator, y0,",
+                  Oscillator{}, 1e-6, stops);
 }
 
 // A program solving y' = decay(...) whose system has the given body (from line 3 on).

@@ -102,14 +102,20 @@ class RightHandSide {
   Buffers& b_;
 };
 
-// Stan's argument checks: a fatal error for times and tolerances (data), a rejection for a
-// non-finite initial state or parameter. Returns 0 to go on.
+// Stan's argument checks: a fatal error for an empty state or no output times (Stan's
+// invalid_argument), for times, tolerances and real data that are not valid (data: no other
+// point would do better), a rejection for a non-finite initial state or parameter. Returns 0 to
+// go on.
 int64_t checkArguments(int64_t n, const double* y0, double t0, int64_t nt, const double* ts, int64_t p,
-                       const double* theta, double rtol, double atol, double max_steps) {
+                       const double* theta, int64_t r, const double* x_r, double rtol, double atol, double max_steps) {
   auto fatal = [](const char* what, double value) {
     std::fprintf(stderr, "integrate_ode: %s (%g)\n", what, value);
     return static_cast<int64_t>(PVI_STATUS_FATAL_ERROR);
   };
+  if (n == 0) return fatal("the initial state y0 has no elements", 0.0);
+  if (nt == 0) return fatal("there are no output times ts", 0.0);
+  for (int64_t i = 0; i < r; ++i)
+    if (!std::isfinite(x_r[i])) return fatal("a real data argument of the ODE system is not finite", x_r[i]);
   if (!std::isfinite(t0)) return fatal("the initial time t0 is not finite", t0);
   for (int64_t j = 0; j < nt; ++j) {
     if (!std::isfinite(ts[j])) return fatal("an output time is not finite", ts[j]);
@@ -206,7 +212,7 @@ extern "C" int64_t pvi_integrate_ode(pvi_factor_fn f, int64_t n, const double* y
                                      const double* ts, int64_t p, const double* theta, int64_t r, const double* x_r,
                                      int64_t ni, const int64_t* x_i, double rtol, double atol, double max_steps,
                                      double* out) {
-  if (int64_t s = checkArguments(n, y0, t0, nt, ts, p, theta, rtol, atol, max_steps)) return s;
+  if (int64_t s = checkArguments(n, y0, t0, nt, ts, p, theta, r, x_r, rtol, atol, max_steps)) return s;
   if (nt == 0 || n == 0) return 0;
   Buffers& b = buffers();
   RightHandSide rhs(f, n, p, theta, r, x_r, ni, x_i, b);
@@ -227,7 +233,7 @@ extern "C" int64_t pvi_integrate_ode_sens(pvi_factor_fn f, int64_t n, const doub
                                           const double* x_r, int64_t ni, const int64_t* x_i, double rtol,
                                           double atol, double max_steps, int64_t need_y0, int64_t need_theta,
                                           double* out) {
-  if (int64_t s = checkArguments(n, y0, t0, nt, ts, p, theta, rtol, atol, max_steps)) return s;
+  if (int64_t s = checkArguments(n, y0, t0, nt, ts, p, theta, r, x_r, rtol, atol, max_steps)) return s;
   if (nt == 0 || n == 0) return 0;
   const int64_t my = need_y0 ? n : 0, mt = need_theta ? p : 0, m = my + mt;
   std::vector<Sensitivities>& cache = sensitivityCache();
@@ -264,7 +270,7 @@ extern "C" int64_t pvi_integrate_ode_grad(pvi_factor_fn f, int64_t n, const doub
                                           const double* x_r, int64_t ni, const int64_t* x_i, double rtol,
                                           double atol, double max_steps, const double* out, const double* g_out,
                                           double* g_y0, double* g_theta) {
-  if (int64_t s = checkArguments(n, y0, t0, nt, ts, p, theta, rtol, atol, max_steps)) return s;
+  if (int64_t s = checkArguments(n, y0, t0, nt, ts, p, theta, r, x_r, rtol, atol, max_steps)) return s;
   const int64_t my = g_y0 ? n : 0, mt = g_theta ? p : 0;
   if (nt == 0 || n == 0 || my + mt == 0) return 0;
   auto accumulate = [&](int64_t j, const double* sj, int64_t cy, int64_t ct) {

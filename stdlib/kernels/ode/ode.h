@@ -17,8 +17,8 @@
  * Returns 0; PVI_STATUS_REJECT when the solver fails (more than max_steps steps between two
  * output times, a step size underflow, a non-finite state or argument: Stan rejects the point);
  * PVI_STATUS_FATAL_ERROR, with a message on stderr, for output times that are not increasing
- * after t0 or a negative tolerance; or the failing status of f (PVI_STATUS_INDEX_OUT_OF_RANGE for
- * any index error in f, whose sites are f's own). */
+ * after t0, a negative tolerance, an empty y0, no output times or a non-finite x_r; or the failing status of f
+ * (PVI_STATUS_INDEX_OUT_OF_RANGE for any index error in f, whose sites are f's own). */
 #ifndef PVI_STDLIB_ODE_H
 #define PVI_STDLIB_ODE_H
 
