@@ -34,23 +34,23 @@ ValueId FunctionLowerer::odeSolve(const Expr& e) {
   while (k < systems.size() && (systems[k].function != e.callee || systems[k].layout != e.odeLayout)) ++k;
   if (k == systems.size()) throw std::logic_error("the checker did not register the ODE system " + e.callee);
   const bool variadic = e.text.starts_with("ode_");
-  const bool tight = e.text.find("bdf") != std::string::npos || e.text.find("adams") != std::string::npos;
-  const std::string kernelName = !variadic                                   ? e.text
-                                 : e.text.find("bdf") != std::string::npos   ? "integrate_ode_bdf"
-                                 : e.text.find("adams") != std::string::npos ? "integrate_ode_adams"
-                                                                             : "integrate_ode_rk45";
+  const bool bdf = e.text.find("bdf") != std::string::npos, adams = e.text.find("adams") != std::string::npos;
+  const bool tight = bdf || adams;
+  const std::string kernelName = !variadic ? e.text
+                                 : bdf     ? "integrate_ode_bdf"
+                                 : adams   ? "integrate_ode_adams"
+                                           : "integrate_ode_rk45";
+  // The controls: after ts in the variadic _tol forms, after x_i in the older interface.
+  const bool given = variadic ? e.text.ends_with("_tol") : e.args.size() > 6;
+  const size_t controls = variadic ? 3 : 6;
   std::vector<ValueId> ops;
-  size_t controls = 6;  // the index of rel_tol among the arguments
   for (size_t a = 0; a < 3; ++a) ops.push_back(realValue(*e.args[a]));
   if (variadic) {
-    controls = 3;
-    const size_t first = e.text.ends_with("_tol") ? 6 : 3;
-    for (ValueId v : packOdeArguments(e, first)) ops.push_back(v);
+    for (ValueId v : packOdeArguments(e, given ? 6 : 3)) ops.push_back(v);
   } else {
     for (size_t a = 3; a < 5; ++a) ops.push_back(realValue(*e.args[a]));
     ops.push_back(lower(*e.args[5]));
   }
-  const bool given = variadic ? e.text.ends_with("_tol") : e.args.size() > 6;
   ops.push_back(given ? realValue(*e.args[controls]) : constReal(tight ? 1e-10 : 1e-6));
   ops.push_back(given ? realValue(*e.args[controls + 1]) : constReal(tight ? 1e-10 : 1e-6));
   ops.push_back(given ? realValue(*e.args[controls + 2]) : constReal(tight ? 1e8 : 1e6));

@@ -74,24 +74,18 @@ LaplaceModes laplaceAtModes(const ValueAndGradient& f, const CurvatureAt& curvat
     }
   }
   std::sort(ends.begin(), ends.end(), [](const LbfgsResult& a, const LbfgsResult& b) { return a.value > b.value; });
+  // Counts a search for the known mode x lies at, if there is one.
+  const auto countedAtKnownMode = [&](const Eigen::VectorXd& x) {
+    const auto known = std::find_if(r.modes.begin(), r.modes.end(), [&](const LaplaceMode& m) { return atMode(m, x); });
+    if (known != r.modes.end()) ++known->reached;
+    return known != r.modes.end();
+  };
   for (const LbfgsResult& end : ends) {
-    const auto known =
-        std::find_if(r.modes.begin(), r.modes.end(), [&](const LaplaceMode& m) { return atMode(m, end.x); });
-    if (known != r.modes.end()) {
-      ++known->reached;
-      continue;
-    }
-    if (r.modes.size() >= options.maxModes) continue;
+    if (countedAtKnownMode(end.x) || r.modes.size() >= options.maxModes) continue;
     LaplaceResult mode = laplaceAtMode(f, tracked, end.x, options.lbfgs);
     r.evaluations += mode.search.evaluations;
     if (mode.outcome != LaplaceOutcome::Found || mode.search.status != LbfgsStatus::Converged) continue;
-    const auto polished =
-        std::find_if(r.modes.begin(), r.modes.end(), [&](const LaplaceMode& m) { return atMode(m, mode.x); });
-    if (polished != r.modes.end()) {
-      ++polished->reached;
-      continue;
-    }
-    accept(std::move(mode));
+    if (!countedAtKnownMode(mode.x)) accept(std::move(mode));  // the polished point may still be a known mode
   }
   std::stable_sort(r.modes.begin(), r.modes.end(),
                    [](const LaplaceMode& a, const LaplaceMode& b) { return a.logMass > b.logMass; });
