@@ -146,6 +146,13 @@ class Reverser {
     return v == ir::kNone ? ir::kNone : map[static_cast<size_t>(v)];
   }
 
+  // A type whose dims are computed inside a loop names them as replayed there. (Its capacities
+  // are computed before the function runs, and stay.)
+  ir::VType remapType(ir::VType t, const std::vector<ValueId>& map) const {
+    for (int d = 0; d < t.rank; ++d) t.dims[d] = remap(t.dims[d], map);
+    return t;
+  }
+
   // Adjoint buffers and views for the active values of [b, e) outside nested blocks (each block
   // defines its own, inside its reversed form).
   void defineAdjoints(size_t b, size_t e, const std::vector<ValueId>& map, std::vector<ValueId>& adj) {
@@ -157,7 +164,7 @@ class Reverser {
       }
       if (!active_[k] || g_.insts[k].fused || i.op == Op::Store) continue;
       Inst a;
-      a.type = i.type;
+      a.type = remapType(i.type, map);
       a.comment = "adjoint of %" + std::to_string(map[k]);
       switch (i.op) {
         case Op::Param:  // the adjoint of an input slice is the same slice of its gradient output
@@ -196,6 +203,7 @@ class Reverser {
       if (orig.op == Op::AddTarget || orig.op == Op::Print) continue;  // printed (or rejected) once
       Inst copy = orig;
       for (ValueId& a : copy.operands) a = remap(a, map);
+      copy.type = remapType(orig.type, map);
       // A load reads back the copy this iteration saved (see compiler/lower/LowerAssign.cpp).
       if (orig.op == Op::Load) {
         copy.imm = 1;
@@ -281,7 +289,7 @@ class Reverser {
     if (!needed) return;
     Inst b;
     b.op = Op::Backward;
-    b.type = i.type;
+    b.type = remapType(i.type, map);
     b.name = i.name;
     b.imm = i.imm;
     b.operands = {map[k], adj[k]};

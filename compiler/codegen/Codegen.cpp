@@ -178,6 +178,14 @@ class Emitter {
     return n;
   }
 
+  // The dims a buffer is allocated with: its capacity where its size changes inside a loop.
+  static ValueId capacityDim(const ir::VType& t, int d) { return t.cap[d] != ir::kNone ? t.cap[d] : t.dims[d]; }
+  llvm::Value* capacity(const ir::VType& t) {
+    llvm::Value* n = i64(1);
+    for (int d = 0; d < t.rank; ++d) n = b_.CreateMul(n, intOf(capacityDim(t, d)));
+    return n;
+  }
+
   // Leaves the function with NaN and `code` in *status when `failed` holds.
   // The status of a failing index check of instruction i: naming its statement when it has one.
   llvm::Value* indexStatus(const Inst& i) {
@@ -241,6 +249,11 @@ class Emitter {
         if (i.type.elem == Elem::Int && i.type.rank == 0) ints_[k] = b_.CreateLoad(b_.getInt64Ty(), dataPointer(i), i.comment);
         break;
       case Op::IntArith: ints_[k] = intArith(i); break;
+      case Op::IntExtreme: {
+        const Inst& data = at(i.operands[0]);
+        ints_[k] = call("pvi_int_extreme", b_.getInt64Ty(), {count(data.type), dataPointer(data), i64(i.imm)});
+        break;
+      }
       case Op::Compare: ints_[k] = compare(i); break;
       case Op::Element: {
         // 1 <= index <= length of the indexed (last) dimension.
@@ -308,6 +321,12 @@ class Emitter {
       case Op::ConstInt: return true;
       case Op::Data: return i.type.elem == Elem::Int && i.type.rank == 0;
       case Op::IntArith: return ready(i.operands[0]) && ready(i.operands[1]);
+      case Op::IntExtreme: {
+        const Inst& data = at(i.operands[0]);
+        for (int d = 0; d < data.type.rank; ++d)
+          if (!ready(data.type.dims[d])) return false;
+        return true;
+      }
       case Op::Compare:
         for (ValueId a : i.operands)
           if (at(a).type.elem != Elem::Int || !ready(a)) return false;
@@ -333,12 +352,12 @@ class Emitter {
       if (firstPhase(k)) intInstruction(k);
       if (needsBuffer(i)) {
         for (int d = 0; d < i.type.rank; ++d)
-          if (intOf(i.type.dims[d]) == nullptr)
-            throw std::runtime_error("a size that changes inside a loop is not supported by code generation yet");
+          if (intOf(capacityDim(i.type, d)) == nullptr)
+            throw std::runtime_error("a size that changes inside a loop has no capacity");
         if (slotted(i) && intOf(i.operands[2]) == nullptr)
           throw std::runtime_error("a number of loop iterations that changes inside a loop");
         offsets_[k] = total;
-        llvm::Value* bytes = b_.CreateMul(count(i.type), i64(8));
+        llvm::Value* bytes = b_.CreateMul(capacity(i.type), i64(8));
         if (slotted(i)) bytes = b_.CreateMul(bytes, intOf(i.operands[2]));
         total = b_.CreateAdd(total, bytes);
       }
@@ -572,7 +591,7 @@ class Emitter {
     llvm::Value* slot;
     if (i.imm) slot = b_.CreateGEP(b_.getInt8Ty(), workspaceArg(), offsets_[static_cast<size_t>(i.operands[3])]);
     else slot = ptrs_[k];
-    if (slotted(i)) slot = b_.CreateGEP(b_.getDoubleTy(), slot, b_.CreateMul(intOf(i.operands[1]), n));
+    if (slotted(i)) slot = b_.CreateGEP(b_.getDoubleTy(), slot, b_.CreateMul(intOf(i.operands[1]), capacity(i.type)));
     ptrs_[k] = slot;
     if (i.imm) {
       if (intScalar) ints_[k] = b_.CreateLoad(b_.getInt64Ty(), slot);

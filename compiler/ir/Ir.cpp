@@ -12,7 +12,8 @@ std::string typeText(const VType& t) {
   std::string base = t.elem == Elem::Int ? "int" : "real";
   if (t.rank == 0) return base;
   std::string out = base + "[";
-  for (int d = 0; d < t.rank; ++d) out += (d ? ", " : "") + value(t.dims[d]);
+  for (int d = 0; d < t.rank; ++d)
+    out += (d ? ", " : "") + value(t.dims[d]) + (t.cap[d] != kNone ? " <= " + value(t.cap[d]) : "");
   return out + "]";
 }
 
@@ -23,6 +24,7 @@ const char* opName(Op op) {
     case Op::Data: return "data";
     case Op::Param: return "param";
     case Op::IntArith: return "int";
+    case Op::IntExtreme: return "int";
     case Op::Compare: return "compare";
     case Op::ToReal: return "to_real";
     case Op::ToInt: return "to_int";
@@ -77,6 +79,7 @@ void print(std::ostream& out, const Function& f) {
       case Op::IntArith:
       case Op::Compare:
       case Op::Kernel: out << ' ' << i.name; break;
+      case Op::IntExtreme: out << (i.imm ? " max_of" : " min_of"); break;
       case Op::Rng: out << ' ' << i.name << " #" << i.imm; break;
       case Op::Print: out << ' ' << i.name; break;
       default: break;

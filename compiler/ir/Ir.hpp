@@ -23,11 +23,16 @@ enum class Elem { Int, Real };
 // first, so that an array is stored row-major over its indices with each element contiguous:
 // array[K] vector[D] is {D, K}, array[N, M] real is {M, N}, array[N] matrix[R, C] is {R, C, N}.
 // dims[0] varies fastest. Dims are ValueIds of int scalars; entries past `rank` are unused.
+// A buffer whose dims[d] changes inside a loop (a slice from 1 to the loop variable) is sized
+// once, before the function runs, by cap[d]: an upper bound of dims[d] computed from the data
+// (kNone: dims[d] is itself computed before the function runs). Its elements are stored by
+// dims, so only the first of its cap elements are used.
 inline constexpr int kMaxRank = 4;
 struct VType {
   Elem elem = Elem::Real;
   int rank = 0;
   ValueId dims[kMaxRank] = {kNone, kNone, kNone, kNone};
+  ValueId cap[kMaxRank] = {kNone, kNone, kNone, kNone};
 };
 
 enum class Source { Shared, Partition };      // which data a Data instruction reads
@@ -35,55 +40,57 @@ enum class Source { Shared, Partition };      // which data a Data instruction r
 enum class Input { Z, W, Theta, GradZ, GradW, GradTheta, Out };
 
 enum class Op {
-  ConstInt,     // imm
-  ConstReal,    // fimm
-  Data,         // data variable `index` of `source`: int scalar value, or a view of its array
-  Param,        // view of `input` at offset operands[0], with the result's dims
-  IntArith,     // int scalar `name` (+ - * / % min max) of operands
-  Compare,      // int scalar: `name` (< <= > >= == != && ||) of scalar operands (int or real)
-  ToReal,       // real scalar from an int scalar, or real array from an int array (same dims)
-  ToInt,        // int scalar from a real scalar holding an integer (the sum of an int array)
-  Kernel,       // stdlib op `name` (see stdlib/Ops.hpp) of operands; real tensor result
-  Element,      // view of element operands[1] (1-based) of operands[0] along its last (slowest)
-                // dimension: the column of a matrix, the element of an array
-  Reshape,      // view of operands[0]'s buffer with the result's type (to_vector of a matrix)
-  Rng,          // generate functions only: a draw of the _rng function `name` (stdlib/Ops.hpp
-                // RngOp) with arguments operands; a real or int tensor, or an int scalar value;
-                // imm = the call's index in LoweredModel::rngCalls
-  AddTarget,    // target += operands[0] (a real scalar)
-  Output,       // output functions: copies operands[0] to the output array at offset operands[1]
+  ConstInt,    // imm
+  ConstReal,   // fimm
+  Data,        // data variable `index` of `source`: int scalar value, or a view of its array
+  Param,       // view of `input` at offset operands[0], with the result's dims
+  IntArith,    // int scalar `name` (+ - * / % min max) of operands
+  IntExtreme,  // int scalar: the smallest (imm = 0) or largest (imm = 1) element of int data
+               // operands[0], 0 when it has none; bounds sizes and slots that change in loops
+  Compare,     // int scalar: `name` (< <= > >= == != && ||) of scalar operands (int or real)
+  ToReal,      // real scalar from an int scalar, or real array from an int array (same dims)
+  ToInt,       // int scalar from a real scalar holding an integer (the sum of an int array)
+  Kernel,      // stdlib op `name` (see stdlib/Ops.hpp) of operands; real tensor result
+  Element,     // view of element operands[1] (1-based) of operands[0] along its last (slowest)
+               // dimension: the column of a matrix, the element of an array
+  Reshape,     // view of operands[0]'s buffer with the result's type (to_vector of a matrix)
+  Rng,         // generate functions only: a draw of the _rng function `name` (stdlib/Ops.hpp
+               // RngOp) with arguments operands; a real or int tensor, or an int scalar value;
+               // imm = the call's index in LoweredModel::rngCalls
+  AddTarget,   // target += operands[0] (a real scalar)
+  Output,      // output functions: copies operands[0] to the output array at offset operands[1]
   // Structured control flow; the instructions between a begin and its end form the body.
-  LoopBegin,    // int loop variable from operands[0] to operands[1]; imm = 1 runs it backwards;
-                // imm = 2: a while loop (left by its LoopExitUnless, never reversed)
-  LoopEnd,      // operands[0]: its LoopBegin
+  LoopBegin,       // int loop variable from operands[0] to operands[1]; imm = 1 runs it backwards;
+                   // imm = 2: a while loop (left by its LoopExitUnless, never reversed)
+  LoopEnd,         // operands[0]: its LoopBegin
   LoopExitUnless,  // leaves the innermost loop when int operands[0] is 0
-  IfBegin,      // runs the then-branch when int operands[0] != 0
-  Else,         // operands[0]: its IfBegin
-  IfEnd,        // operands[0]: its IfBegin
+  IfBegin,         // runs the then-branch when int operands[0] != 0
+  Else,            // operands[0]: its IfBegin
+  IfEnd,           // operands[0]: its IfBegin
   // Variables assigned after their declaration, inside loops and branches (or element by
   // element): a mutable buffer, written by Store and read by Load. Everything else is SSA.
-  Var,          // a buffer of the result's type, initialised from operands[0] (kNone: NaN, or 0
-                // for ints)
-  Store,        // copies operands[1] into operands[0], a Var or a view of one; with more
-                // operands, into the part of operands[0] they select (as kernel `subscript`)
-  Load,         // a copy of operands[0] (a Var or a view of one) taken now. Inside loops of a
-                // factor function operands[1] is the slot (0-based int) and operands[2] the
-                // number of slots: each execution keeps its copy, so that the gradient's replay
-                // of a loop body reads the value of that iteration. imm = 1 (gradient replay
-                // only): no copy, view the slot.
-  CheckData,    // data validation: the elements of data operands[0] must lie within
-                // [operands[1], operands[2]] (kNone: no bound) and reals must not be NaN;
-                // imm = the variable's index in its block. In generate functions: the same
-                // check of a generated quantity, imm = its index among the function's outputs
-  CheckSize,    // data validation: int scalars operands[0] and operands[1] must be equal;
-                // imm = the index of the size check (DataSchema::sizeChecks)
-  Print,        // Stan's `name` (print, reject or fatal_error): writes texts[k] where operands[k] is
-                // kNone, else the value operands[k], as one line to stderr; reject and fatal_error
-                // then end the function (PVI_STATUS_REJECT / PVI_STATUS_FATAL_ERROR)
+  Var,        // a buffer of the result's type, initialised from operands[0] (kNone: NaN, or 0
+              // for ints)
+  Store,      // copies operands[1] into operands[0], a Var or a view of one; with more
+              // operands, into the part of operands[0] they select (as kernel `subscript`)
+  Load,       // a copy of operands[0] (a Var or a view of one) taken now. Inside loops of a
+              // factor function operands[1] is the slot (0-based int) and operands[2] the
+              // number of slots: each execution keeps its copy, so that the gradient's replay
+              // of a loop body reads the value of that iteration. imm = 1 (gradient replay
+              // only): no copy, view the slot.
+  CheckData,  // data validation: the elements of data operands[0] must lie within
+              // [operands[1], operands[2]] (kNone: no bound) and reals must not be NaN;
+              // imm = the variable's index in its block. In generate functions: the same
+              // check of a generated quantity, imm = its index among the function's outputs
+  CheckSize,  // data validation: int scalars operands[0] and operands[1] must be equal;
+              // imm = the index of the size check (DataSchema::sizeChecks)
+  Print,      // Stan's `name` (print, reject or fatal_error): writes texts[k] where operands[k] is
+              // kNone, else the value operands[k], as one line to stderr; reject and fatal_error
+              // then end the function (PVI_STATUS_REJECT / PVI_STATUS_FATAL_ERROR)
   // Gradient functions only (made by compiler/ad):
-  Zero,         // a zeroed buffer of the result's type: the adjoint of a computed value
-  Backward,     // the derivative rule of instruction operands[0]: operands[1] is its adjoint,
-                // operands[2...] the adjoints of its operands (kNone where not needed)
+  Zero,      // a zeroed buffer of the result's type: the adjoint of a computed value
+  Backward,  // the derivative rule of instruction operands[0]: operands[1] is its adjoint,
+             // operands[2...] the adjoints of its operands (kNone where not needed)
 };
 
 struct Inst {

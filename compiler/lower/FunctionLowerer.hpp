@@ -159,6 +159,14 @@ class FunctionLowerer {
   void store(const Target& t, ValueId value);
   ValueId load(ValueId view);
   bool isStatic(ValueId v) const;
+  // Bounds [lo, hi] of an int value that hold wherever it is computed, as values computed before
+  // the function runs (isStatic), or nothing: through + - * min max, division by a positive
+  // constant, enclosing for-loops' variables and elements of int data.
+  struct IntRange {
+    ValueId lo, hi;
+  };
+  std::optional<IntRange> staticRange(ValueId v);
+  ValueId staticUpperBound(ValueId v);  // max(0, staticRange(v)->hi), or kNone
 
   const CheckedProgram& p_;
   const LoweredModel& layout_;

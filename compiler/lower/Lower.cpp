@@ -354,12 +354,18 @@ ValueId FunctionLowerer::outputValue(ValueId v, ValueId offset, const std::strin
 }
 
 ValueId FunctionLowerer::add(Inst i) {
-  // A buffer is sized once, before the function runs: its size may not change inside a loop.
+  // A buffer is sized once, before the function runs: a size that changes inside a loop gets a
+  // capacity, its largest value over the loops (ir::VType::cap).
   bool buffer = i.op == Op::Kernel || i.op == Op::Rng || i.op == Op::Var || i.op == Op::Load;
   if (buffer)
-    for (int d = 0; d < i.type.rank; ++d)
-      if (!isStatic(i.type.dims[d]))
-        throw Unsupported{span_, "a size that depends on a loop variable or on a value assigned in a loop or branch"};
+    for (int d = 0; d < i.type.rank; ++d) {
+      if (isStatic(i.type.dims[d]) || (i.type.cap[d] != ir::kNone && isStatic(i.type.cap[d]))) continue;
+      i.type.cap[d] = staticUpperBound(i.type.dims[d]);
+      if (i.type.cap[d] == ir::kNone)
+        throw Unsupported{span_,
+                          "a size that depends on a value assigned in a loop or branch, or on a loop "
+                          "variable through more than + - * min max"};
+    }
   depth_.push_back(nest_);
   if (i.site < 0) i.site = statementSite();
   return f_.add(std::move(i));

@@ -285,14 +285,18 @@ ValueId FunctionLowerer::load(ValueId view) {
   if (tape_ && !loops_.empty() && !inWhile && !loops_.front().dataOnly) {
     ValueId slot = ir::kNone, slots = ir::kNone;  // row-major over the enclosing loops
     for (const Loop& loop : loops_) {
+      // A loop whose bounds change with an enclosing loop's variable (a ragged loop) gets its
+      // largest number of iterations.
       ValueId trips = intArith("max", intArith("+", intArith("-", loop.hi, loop.lo), constInt(1)), constInt(0));
+      if (!isStatic(trips)) trips = staticUpperBound(trips);
+      if (trips == ir::kNone)
+        throw Unsupported{span_,
+                          "reading a variable assigned in a loop or branch inside a loop whose bounds "
+                          "depend on a value assigned in a loop or branch"};
       ValueId position = intArith("-", loop.var, loop.lo);
       slot = slot == ir::kNone ? position : intArith("+", intArith("*", slot, trips), position);
       slots = slots == ir::kNone ? trips : intArith("*", slots, trips);
     }
-    if (!isStatic(slots))
-      throw Unsupported{span_, "reading a variable assigned in a loop or branch inside a loop whose bounds change "
-                               "with an enclosing loop's variable"};
     l.operands = {view, slot, slots};
   }
   return add(l);
@@ -305,13 +309,65 @@ bool FunctionLowerer::isStatic(ValueId v) const {
   const Inst& i = f_.at(v);
   switch (i.op) {
     case Op::ConstInt:
-    case Op::Data: return true;
+    case Op::Data:
+    case Op::IntExtreme: return true;
     case Op::IntArith: return isStatic(i.operands[0]) && isStatic(i.operands[1]);
     case Op::Element:
       return depth_[static_cast<size_t>(v)] == 0 && i.type.rank == 0 && f_.at(i.operands[0]).op == Op::Data &&
              isStatic(i.operands[1]);
     default: return false;
   }
+}
+
+std::optional<FunctionLowerer::IntRange> FunctionLowerer::staticRange(ValueId v) {
+  if (v == ir::kNone) return std::nullopt;
+  if (isStatic(v)) return IntRange{v, v};
+  const Inst& i = f_.at(v);
+  if (i.op == Op::LoopBegin) {
+    auto loop = std::find_if(loops_.begin(), loops_.end(), [&](const Loop& l) { return l.var == v; });
+    if (loop == loops_.end() || loop->isWhile) return std::nullopt;
+    const ValueId lo = loop->lo, hi = loop->hi;
+    std::optional<IntRange> from = staticRange(lo), to = staticRange(hi);
+    if (!from || !to) return std::nullopt;
+    return IntRange{from->lo, to->hi};
+  }
+  if (i.op == Op::Element && i.type.elem == ir::Elem::Int && i.type.rank == 0) {
+    ValueId root = i.operands[0];
+    while (f_.at(root).op == Op::Element) root = f_.at(root).operands[0];
+    if (f_.at(root).op != Op::Data) return std::nullopt;
+    auto extreme = [&](int64_t largest) {
+      Inst e = ir::makeInst(Op::IntExtreme, intScalar(), {root});
+      e.imm = largest;
+      return add(e);
+    };
+    return IntRange{extreme(0), extreme(1)};
+  }
+  if (i.op != Op::IntArith) return std::nullopt;
+  const std::string op = i.name;
+  const ValueId x = i.operands[0], y = i.operands[1];
+  if (op == "/") {  // truncating division by a positive constant keeps the order
+    const std::optional<int64_t> d = constantInt(y);
+    std::optional<IntRange> a = staticRange(x);
+    if (!d || *d <= 0 || !a) return std::nullopt;
+    return IntRange{intArith("/", a->lo, y), intArith("/", a->hi, y)};
+  }
+  std::optional<IntRange> a = staticRange(x), b = staticRange(y);
+  if (!a || !b) return std::nullopt;
+  if (op == "+") return IntRange{intArith("+", a->lo, b->lo), intArith("+", a->hi, b->hi)};
+  if (op == "-") return IntRange{intArith("-", a->lo, b->hi), intArith("-", a->hi, b->lo)};
+  if (op == "min" || op == "max") return IntRange{intArith(op, a->lo, b->lo), intArith(op, a->hi, b->hi)};
+  if (op == "*") {
+    const ValueId p[] = {intArith("*", a->lo, b->lo), intArith("*", a->lo, b->hi), intArith("*", a->hi, b->lo),
+                         intArith("*", a->hi, b->hi)};
+    return IntRange{intArith("min", intArith("min", p[0], p[1]), intArith("min", p[2], p[3])),
+                    intArith("max", intArith("max", p[0], p[1]), intArith("max", p[2], p[3]))};
+  }
+  return std::nullopt;
+}
+
+ValueId FunctionLowerer::staticUpperBound(ValueId v) {
+  std::optional<IntRange> r = staticRange(v);
+  return r ? intArith("max", r->hi, constInt(0)) : ir::kNone;
 }
 
 }  // namespace pvi::lower

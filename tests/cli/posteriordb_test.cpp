@@ -173,6 +173,11 @@ TEST(StanOffsetMultiplier, NutsOnEightSchoolsMatchesTheNonCentredReference) {
 // in a second basin (log density -173 against -133), and chains started there stayed through
 // warm-up (7 of seeds 1-8 ended with R-hat 1.08-1.62); the start searches from 16 points and takes
 // the mode with the most mass (optim/LaplaceModes.hpp).
+// posteriordb's bones program unchanged: loops over 1:(ncat[j] - 1) inside a loop over j, which
+// assign Q and p and read them back (ragged loops, compiler/lower: staticRange). The reference is
+// Stan's own NUTS on the same program (tests/posteriordb/bones_data-bones_model/reference.R).
+TEST(StanRaggedLoops, NutsOnBonesMatchesStan) { expectNutsMatchesTheReference("bones_data-bones_model", "model.stan"); }
+
 TEST(StanOde, NutsOnLotkaVolterraMatchesTheReference) {
   expectNutsMatchesTheReference("hudson_lynx_hare-lotka_volterra", "model.stan", "--algorithm nuts");
 }

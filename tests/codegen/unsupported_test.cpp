@@ -63,38 +63,36 @@ model { b ~ normal(0, 1); }
 )",
      "3:17: error: not supported by code generation yet: a size of a data, parameter or generated variable that is "
      "not computed from int constants and int data scalars alone"},
-    {"size from a loop variable", R"(
+    {"size from an int assigned in a loop", R"(
 data { int N; }
 global { real mu; }
 model {
+  int m = 0;
   for (n in 1:N) {
-    vector[n] v = rep_vector(mu, n);
+    m += 1;
+    vector[m] v = rep_vector(mu, m);
     target += sum(v);
   }
 }
 )",
-     "6:5: error: not supported by code generation yet: a size that depends on a loop variable"},
-    {"slice bounds from a loop variable", R"(
+     "8:5: error: not supported by code generation yet: a size that depends on a value assigned in a loop or "
+     "branch"},
+    {"loop bounds from an int assigned in a loop, reading an assigned variable", R"(
 data { int N; }
-global { vector[N] mu; }
-model {
-  for (n in 1:N) target += sum(mu[1:n]);
-}
-)",
-     "5:18: error: not supported by code generation yet: a size that depends on a loop variable"},
-    {"ragged loop reading an assigned variable", R"(
-data { int N; array[N] int g; }
 global { real mu; }
 model {
   real acc = 0;
-  for (j in 1:N)
-    for (k in 1:g[j])
+  int m = 0;
+  for (j in 1:N) {
+    m += j;
+    for (k in 1:m)
       acc += mu * k;
+  }
   target += acc;
 }
 )",
-     "8:7: error: not supported by code generation yet: reading a variable assigned in a loop or branch inside a "
-     "loop whose bounds change"},
+     "10:7: error: not supported by code generation yet: reading a variable assigned in a loop or branch inside a "
+     "loop whose bounds depend on a value assigned in a loop or branch"},
     {"assignment into an indexed slice", R"(
 data { int N; }
 global { real mu; }

@@ -40,6 +40,9 @@ void pvi_print_reals(int64_t n, const double *x, int64_t rank);
 void pvi_print_end(int64_t kind);
 /* An int array of n copies of x (an int variable initialised with one value, as rep_array(0, n)). */
 void pvi_fill_int(int64_t n, int64_t x, int64_t *out);
+/* The largest (largest != 0) or smallest element of an int array, 0 when n is 0: bounds the sizes
+ * that change inside loops (ir::Op::IntExtreme). */
+int64_t pvi_int_extreme(int64_t n, const int64_t *x, int64_t largest);
 /* out[i] = base[idx[i] - 1]; returns 0, or the 1-based position i + 1 of the first index out of
  * 1..len (then out is not fully written). */
 int64_t pvi_gather(int64_t n, const int64_t *idx, int64_t len, const double *base, double *out);

@@ -1,4 +1,5 @@
 // Element-wise arithmetic with broadcasting: value and gradient side by side.
+#include <algorithm>
 #include <cmath>
 
 #include "stdlib/kernels/arith/arith.h"
@@ -115,6 +116,10 @@ void pvi_fill_grad(int64_t n, const double*, const double*, const double* g_out,
 }
 void pvi_fill_int(int64_t n, int64_t x, int64_t* out) {
   for (int64_t i = 0; i < n; ++i) out[i] = x;
+}
+int64_t pvi_int_extreme(int64_t n, const int64_t* x, int64_t largest) {
+  if (n <= 0) return 0;
+  return largest ? *std::max_element(x, x + n) : *std::min_element(x, x + n);
 }
 
 }  // extern "C"
