@@ -365,6 +365,20 @@ class Emitter {
     failIf(b_.CreateICmpSGT(total, workspaceBytesArg()), total);
   }
 
+  // A size that changes inside a loop must lie in [0, its capacity]: a negative size (vector[j - 2]
+  // at j = 1), or a capacity the lowering's bounds got wrong (an int overflow), stops the function
+  // with an index error at the statement instead of writing past the buffer.
+  void checkCapacity(const Inst& i) {
+    llvm::Value* bad = nullptr;
+    for (int d = 0; d < i.type.rank; ++d) {
+      if (i.type.cap[d] == ir::kNone) continue;
+      llvm::Value* n = intOf(i.type.dims[d]);
+      llvm::Value* out = b_.CreateOr(b_.CreateICmpSLT(n, i64(0)), b_.CreateICmpSGT(n, intOf(i.type.cap[d])));
+      bad = bad ? b_.CreateOr(bad, out) : out;
+    }
+    if (bad) failIf(bad, indexStatus(i));
+  }
+
   llvm::Value* intArith(const Inst& i) {
     llvm::Value* a = intOf(i.operands[0]);
     llvm::Value* c = intOf(i.operands[1]);
@@ -384,7 +398,10 @@ class Emitter {
   void computePhase() {
     for (size_t k = 0; k < f_.insts.size(); ++k) {
       const Inst& i = f_.insts[k];
-      if (needsBuffer(i)) ptrs_[k] = b_.CreateGEP(b_.getInt8Ty(), workspaceArg(), offsets_[k]);
+      if (needsBuffer(i)) {
+        ptrs_[k] = b_.CreateGEP(b_.getInt8Ty(), workspaceArg(), offsets_[k]);
+        checkCapacity(i);
+      }
       if (!done_[k]) intInstruction(k);
       switch (i.op) {
         case Op::LoopBegin: loopBegin(k, i); break;

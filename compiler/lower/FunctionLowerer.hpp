@@ -187,6 +187,7 @@ class FunctionLowerer {
     bool dataOnly = false;
   };
   std::vector<Loop> loops_;
+  std::map<std::pair<ValueId, int64_t>, ValueId> extremes_;  // (int data, largest) -> its IntExtreme
   std::map<const Symbol*, ValueId> values_;
   std::map<const Symbol*, const Stmt*> pendingDecls_;
   std::map<const Symbol*, ValueId> buffers_;  // variables held in a Var while a region assigns them

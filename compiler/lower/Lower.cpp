@@ -356,7 +356,7 @@ ValueId FunctionLowerer::outputValue(ValueId v, ValueId offset, const std::strin
 ValueId FunctionLowerer::add(Inst i) {
   // A buffer is sized once, before the function runs: a size that changes inside a loop gets a
   // capacity, its largest value over the loops (ir::VType::cap).
-  bool buffer = i.op == Op::Kernel || i.op == Op::Rng || i.op == Op::Var || i.op == Op::Load;
+  bool buffer = i.op == Op::Kernel || i.op == Op::Rng || i.op == Op::Var || i.op == Op::Load || i.op == Op::ToReal;
   if (buffer)
     for (int d = 0; d < i.type.rank; ++d) {
       if (isStatic(i.type.dims[d]) || (i.type.cap[d] != ir::kNone && isStatic(i.type.cap[d]))) continue;

@@ -335,10 +335,14 @@ std::optional<FunctionLowerer::IntRange> FunctionLowerer::staticRange(ValueId v)
     ValueId root = i.operands[0];
     while (f_.at(root).op == Op::Element) root = f_.at(root).operands[0];
     if (f_.at(root).op != Op::Data) return std::nullopt;
-    auto extreme = [&](int64_t largest) {
-      Inst e = ir::makeInst(Op::IntExtreme, intScalar(), {root});
-      e.imm = largest;
-      return add(e);
+    auto extreme = [&](int64_t largest) {  // one scan per data variable and end, before the function runs
+      auto [it, fresh] = extremes_.try_emplace({root, largest}, ir::kNone);
+      if (fresh) {
+        Inst e = ir::makeInst(Op::IntExtreme, intScalar(), {root});
+        e.imm = largest;
+        it->second = add(e);
+      }
+      return it->second;
     };
     return IntRange{extreme(0), extreme(1)};
   }

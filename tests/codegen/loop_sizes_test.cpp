@@ -171,6 +171,56 @@ model {
   expectPriorGradientMatchesFiniteDifferences(m, {u, r});
 }
 
+// An int view whose size changes in the loop, converted to reals for a density: the conversion's
+// buffer gets a capacity too.
+TEST(LoopSizes, IntRowOfALoopSizedArrayAsReals) {
+  Compiled c = compileModel(R"(
+data { int J; array[J] int n; }
+global { real mu; }
+model {
+  for (j in 1:J) {
+    array[2, n[j]] int c = rep_array(1, 2, n[j]);
+    c[1] ~ normal(mu, 1);
+  }
+}
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  DataBlock shared;
+  shared.addInt(3).addInts({2, 5, 1});
+  CompiledModel m(c.jit->code(), c.lowered->schema, shared, {});
+  const double mu = 0.3;
+  std::vector<double> g;
+  EXPECT_NEAR(priorValue(m, {mu}, &g), 8 * normalLpdf(1, mu, 1), 1e-12);
+  EXPECT_NEAR(g[0], 8 * (1 - mu), 1e-12);
+}
+
+// A size that turns negative in some iteration stops the evaluation with an error that names the
+// statement, as Stan refuses a negative size; it never reaches the buffer.
+TEST(LoopSizes, ANegativeSizeInALoopIsAnError) {
+  Compiled c = compileModel(R"(
+data { int N; }
+global { real mu; }
+model {
+  for (j in 1:N) {
+    vector[j - 2] v = rep_vector(mu, j - 2);
+    target += sum(v);
+  }
+}
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  DataBlock shared;
+  shared.addInt(3);
+  CompiledModel m(c.jit->code(), c.lowered->info, shared, {});
+  double z = 0.5, g = 0;
+  try {
+    m.priorLogDensity(&z, nullptr, &g, nullptr);
+    ADD_FAILURE() << "no error";
+  } catch (const ModelEvaluationError& e) {
+    EXPECT_NE(std::string(e.what()).find("at 6:5: vector[j - 2] v"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(m.priorLogDensity(&z, nullptr, nullptr, nullptr), ModelEvaluationError);
+}
+
 // The IR names a capacity, computed from the data before the function runs.
 TEST(LoopSizes, TheIrShowsTheCapacity) {
   Compiled c = compileModel(R"(
