@@ -3,15 +3,18 @@
 //
 //   HierarchicalJit    the prior factor plus all 60 district factors through CompiledModel:
 //                      value and the full gradient (z, and every district's w) per iteration
-//   HierarchicalHand   the same value and gradient written by hand: one fused pass per district
+//   HierarchicalHand   the same value and gradient written by hand: one fused scalar pass per
+//                      district, at the project's flags (an extra row)
+//   HierarchicalNative the strong baseline, the ratio to report: Eigen arrays over each district
+//                      with vectorised exp and log at -O3 for the host (native_baselines.hpp)
 //   CompileLatency/clutter
 //                      source text to function pointers for examples/clutter (next to
 //                      codegen_bench.cpp's CompileLatency/<example>); reported as an error and
 //                      skipped when lowering rejects the model (its for loop: "not supported")
 //
 // Built into pvi_codegen_bench (whose main() is in codegen_bench.cpp), so one run gives these
-// numbers together with LogisticJit / LogisticEigen. The ratio to report is CPU time
-// HierarchicalJit / HierarchicalHand.
+// numbers together with LogisticJit / LogisticNative. The ratio to report is CPU time
+// HierarchicalJit / HierarchicalNative.
 //
 // The model is examples/hierarchical_logistic/model.pvi, read from disk unchanged; the data are
 // that example's data.json (shared) and data_per_district.csv (one row per woman; the column
@@ -20,6 +23,7 @@
 // random point (1e-10 relative); the program aborts if they differ.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +37,7 @@
 
 #include "compiler/codegen/Jit.hpp"
 #include "compiler/driver/LowerSource.hpp"
+#include "native_baselines.hpp"
 #include "runtime/model/CompiledModel.hpp"
 
 namespace {
@@ -375,12 +380,11 @@ const Point& point() {
   return p;
 }
 
-void HierarchicalJit(benchmark::State& state) {
-  const Point& p = point();
-  const pvi::CompiledModel& m = *jit().model;
-  std::vector<double> gz(7), gw(60), scratch(7);
+// Times one value-and-gradient call per iteration, its results kept.
+template <class F>
+void timeValueAndGradient(benchmark::State& state, std::vector<double>& gz, std::vector<double>& gw, F valueGrad) {
   for (auto _ : state) {
-    double v = jitValueGrad(m, p.z.data(), p.w.data(), gz.data(), gw.data(), scratch.data());
+    double v = valueGrad();
     benchmark::DoNotOptimize(v);
     benchmark::DoNotOptimize(gz.data());
     benchmark::DoNotOptimize(gw.data());
@@ -388,6 +392,14 @@ void HierarchicalJit(benchmark::State& state) {
   }
   state.counters["women"] = 1934;
   state.counters["districts"] = 60;
+}
+
+void HierarchicalJit(benchmark::State& state) {
+  const Point& p = point();
+  const pvi::CompiledModel& m = *jit().model;
+  std::vector<double> gz(7), gw(60), scratch(7);
+  timeValueAndGradient(state, gz, gw,
+                       [&] { return jitValueGrad(m, p.z.data(), p.w.data(), gz.data(), gw.data(), scratch.data()); });
 }
 BENCHMARK(HierarchicalJit)->Unit(benchmark::kMicrosecond);
 
@@ -395,17 +407,44 @@ void HierarchicalHand(benchmark::State& state) {
   const Point& p = point();
   const Hand& h = hand();
   std::vector<double> gz(7), gw(60);
-  for (auto _ : state) {
-    double v = handValueGrad(h, p.z.data(), p.w.data(), gz.data(), gw.data());
-    benchmark::DoNotOptimize(v);
-    benchmark::DoNotOptimize(gz.data());
-    benchmark::DoNotOptimize(gw.data());
-    benchmark::ClobberMemory();
-  }
-  state.counters["women"] = 1934;
-  state.counters["districts"] = 60;
+  timeValueAndGradient(state, gz, gw, [&] { return handValueGrad(h, p.z.data(), p.w.data(), gz.data(), gw.data()); });
 }
 BENCHMARK(HierarchicalHand)->Unit(benchmark::kMicrosecond);
+
+// The strong baseline (native_baselines.hpp): the same density with Eigen arrays over each
+// district's rows, vectorised exp and log, -O3 for the host. Checked against the generated value
+// and gradient (1e-10 relative) before it is timed.
+void HierarchicalNative(benchmark::State& state) {
+  const Point& p = point();
+  const Hand& h = hand();
+  static const std::vector<int64_t> start(h.start.begin(), h.start.end());
+  const pvi_bench_hierarchical_data d{static_cast<int64_t>(start.size() - 1),
+                                      start.data(),
+                                      h.use.data(),
+                                      h.urban.data(),
+                                      h.age.data(),
+                                      h.livch1.data(),
+                                      h.livch2.data(),
+                                      h.livch3.data(),
+                                      h.priorSd,
+                                      h.tauPriorSd};
+  int64_t largest = 0;
+  for (size_t j = 0; j + 1 < start.size(); ++j) largest = std::max(largest, start[j + 1] - start[j]);
+  std::vector<double> gz(7), gw(60), work(3 * static_cast<size_t>(largest));
+  {
+    std::vector<double> gzJ(7), gwJ(60), scratch(7);
+    const double vJ = jitValueGrad(*jit().model, p.z.data(), p.w.data(), gzJ.data(), gwJ.data(), scratch.data());
+    const double vN = pvi_bench_hierarchical_native(&d, p.z.data(), p.w.data(), gz.data(), gw.data(), work.data());
+    bool same = close(vJ, vN, 1e-10);
+    for (size_t k = 0; k < 7; ++k) same = same && close(gzJ[k], gz[k], 1e-10);
+    for (size_t j = 0; j < 60; ++j) same = same && close(gwJ[j], gw[j], 1e-10);
+    if (!same) fail("the native baseline and the generated code differ at the point");
+  }
+  timeValueAndGradient(state, gz, gw, [&] {
+    return pvi_bench_hierarchical_native(&d, p.z.data(), p.w.data(), gz.data(), gw.data(), work.data());
+  });
+}
+BENCHMARK(HierarchicalNative)->Unit(benchmark::kMicrosecond);
 
 // Compile latency of examples/clutter, skipped (reported as an error) while lowering rejects it.
 void CompileLatencyClutter(benchmark::State& state) {
