@@ -52,6 +52,7 @@ struct OutputCli {
   std::size_t draws = 1000;        // written from q; per chain for a sampler
   bool mergeChains = false;        // a sampler's chains in one file with a chain__ column
   std::string resample = "psis";   // variational fits: psis (importance resampling) or none
+  bool showLocals = false;         // also print each partition's summary (always written to files)
 };
 
 struct LogDensityCli {

@@ -139,6 +139,9 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
   cmd.add_option("--summary-json", o.summaryJson, "JSON summary (default: <output stem>-summary.json)")
       ->type_name("FILE");
   cmd.add_option("--report", o.reportDir, "Write SVG plots and index.html to DIR")->type_name("DIR");
+  cmd.add_flag("--show-locals", o.showLocals,
+               "Also print the summary of every partition's local latents and partition-level generated "
+               "quantities (always written to --locals-dir)");
   cmd.add_option("--locals-dir", o.localsDir,
                  "Directory of per-partition local posteriors, one subdirectory per partition "
                  "(default: <output stem>-locals)")

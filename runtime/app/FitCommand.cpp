@@ -215,6 +215,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     // last.
     output::OutputSet outputs;
     std::vector<std::string> written = {outCli.output, summaryPath};
+    PartitionTables shown;
     const std::string localsWritten =
         writeEachPartition(model, draws, outCli, [&](const std::string& dir, std::size_t j, const DrawTable& t) {
           output::PartitionLocals locals;
@@ -223,6 +224,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
           locals.draws.values = t.values;
           locals.draws.numParameters = model.localLayout(j).size();
           output::writePartitionLocals(dir, run, locals);
+          if (outCli.showLocals) shown.tables.emplace_back(locals.label, output::summarise(locals.draws, {}));
         });
     if (!outCli.reportDir.empty()) {
       output::ReportInput report;
@@ -238,6 +240,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     outputs.commit();
 
     std::cout << "\n" << output::formatSummaryTable(summary.summary) << "\n";
+    shown.print();
     if (std::isfinite(result.elbo.value))
       std::printf("ELBO%s %.6g (standard error %.2g) after %zu rounds in %.1f s; %s\n",
                   result.choice.innerDraws > 1 ? " (importance-weighted over each partition's locals)" : "",

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "runtime/output/AtomicFile.hpp"
+#include "runtime/output/SummaryTable.hpp"
 
 namespace pvi::app {
 
@@ -45,13 +46,22 @@ std::string writeEachPartition(const CompiledModel& model, const PosteriorDraws&
                                const std::function<void(const std::string&, std::size_t, const DrawTable&)>& write) {
   const std::string dir = output.localsDir.empty() ? stem(output.output) + "-locals" : output.localsDir;
   std::size_t written = 0;
+  std::size_t only = 0;
   for (std::size_t j = 0; j < model.numPartitions(); ++j) {
     const DrawTable& table = draws.partitions[j];
     if (table.columns.empty()) continue;
     if (written++ == 0) output::ensureDirectory(dir);
     write(dir, j, table);
+    only = j;
   }
-  return written > 0 ? dir + "/<partition>/" : "";
+  if (written == 0) return "";
+  if (written == 1) return dir + "/" + model.partitionLabels().at(only) + "/";
+  return dir + "/ (" + std::to_string(written) + " partition directories)";
+}
+
+void PartitionTables::print() const {
+  for (const auto& [label, rows] : tables)
+    std::cout << "partition " << label << ":\n" << output::formatSummaryTable(rows) << "\n";
 }
 
 }  // namespace pvi::app

@@ -4,12 +4,15 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "runtime/app/BindData.hpp"
 #include "runtime/app/Cli.hpp"
 #include "runtime/fit/Fit.hpp"
 #include "runtime/fit/PosteriorDraws.hpp"
 #include "runtime/fit/Progress.hpp"
+#include "runtime/output/Summary.hpp"
 
 namespace pvi::app {
 
@@ -31,10 +34,17 @@ int writeOutputs(const std::string& program, const std::function<void()>& write)
 
 // Each partition with locals or partition generated quantities gets its own directory of outputs
 // under --locals-dir (default <output stem>-locals), created before the first: calls
-// `write(directory, j, table)` for those partitions and returns "<dir>/<partition>/" for the
-// "wrote" lines, or "" when no partition had any.
+// `write(directory, j, table)` for those partitions and returns the "wrote" line's text, a real
+// path ("out/fit-locals/ (60 partition directories)", or the one partition's directory), or ""
+// when no partition had any.
 std::string writeEachPartition(const CompiledModel& model, const PosteriorDraws& draws, const OutputCli& output,
                                const std::function<void(const std::string&, std::size_t, const DrawTable&)>& write);
+
+// With --show-locals, the partitions' summary tables, printed after the main one.
+struct PartitionTables {
+  std::vector<std::pair<std::string, std::vector<output::ColumnSummary>>> tables;  // label, rows
+  void print() const;
+};
 
 // The sampling path, after the options were parsed and the data bound.
 int runSampling(const std::string& program, const LoadedModel& model, const BoundModel& bound, const FitCli& fit,

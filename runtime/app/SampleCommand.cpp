@@ -137,6 +137,7 @@ int runSampling(const std::string& program, const LoadedModel& lm, const BoundMo
 
     output::OutputSet outputs;
     std::vector<std::string> written;
+    PartitionTables shown;
     const std::string localsWritten =
         writeEachPartition(model, draws, outCli, [&](const std::string& dir, std::size_t j, const DrawTable& t) {
           output::PartitionSamplingLocals locals;
@@ -146,6 +147,9 @@ int runSampling(const std::string& program, const LoadedModel& lm, const BoundMo
           for (std::size_t c = 0; c < p.chains.size(); ++c)
             locals.chains.push_back(chainSamples(t, model.localLayout(j).size(), c, n, p.chains[c], options, blocks));
           output::writePartitionSamplingLocals(dir, run, locals);
+          if (outCli.showLocals)
+            shown.tables.emplace_back(
+                locals.label, output::summariseChains({t.columns, t.values, model.localLayout(j).size()}, p.chain));
         });
     if (!localsWritten.empty()) written.push_back(localsWritten);
     output::writeSummaryJson(summaryPath, summary);
@@ -163,6 +167,7 @@ int runSampling(const std::string& program, const LoadedModel& lm, const BoundMo
     outputs.commit();
 
     std::cout << "\n" << output::formatSummaryTable(summary.summary) << "\n";
+    shown.print();
     std::printf(
         "%zu chains of %zu draws after %zu warm-up iterations in %.1f s; %zu gradient evaluations "
         "(%zu in warm-up); %zu divergent transitions; largest R-hat %.4g; smallest ESS bulk %.0f, tail %.0f%s\n",

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -78,6 +79,48 @@ TEST(PvicRun, HierarchicalModelWritesEachPartitionsLocalsToItsOwnDirectory) {
   EXPECT_GT(csv.draws.col(*csv.columnIndex("tau")).minCoeff(), 0.0);
   EXPECT_TRUE(fs::exists(dir.path / "report" / "index.html"));
   EXPECT_TRUE(fs::exists(dir.path / "report" / "elbo.svg"));
+}
+
+// --show-locals prints each partition's summary (its locals and its generated quantities, with
+// R-hat and ESS for a sampler) after the main one, with the means its locals_summary.json has;
+// without it only the files have them. The "wrote" line names the real directory.
+TEST(PvicRun, ShowLocalsPrintsEachPartitionsSummary) {
+  TempDir dir;
+  const std::string ex = example("eight_schools");
+  const std::string base = pvic() + " run " + ex + "/noncentered.pvi --partition-data " + ex +
+                           "/data_per_school.csv --algorithm nuts --chains 3 --warmup 200 --draws 150 --seed 4" +
+                           " --progress never -o " + (dir.path / "fit.csv").string();
+  const ProcessResult quiet = run(base);
+  ASSERT_EQ(quiet.exitCode, 0) << quiet.err;
+  EXPECT_EQ(quiet.out.find("partition 1:"), std::string::npos) << quiet.out;
+  EXPECT_NE(quiet.out.find("wrote " + (dir.path / "fit-locals").string() + "/ (8 partition directories)"),
+            std::string::npos)
+      << quiet.out;
+  const ProcessResult shown = run(base + " --show-locals");
+  ASSERT_EQ(shown.exitCode, 0) << shown.err;
+  for (int school = 1; school <= 8; ++school) {
+    const std::string heading = "\n\npartition " + std::to_string(school) + ":\n";  // after a blank line
+    const std::size_t at = shown.out.find(heading);
+    ASSERT_NE(at, std::string::npos) << shown.out;
+    std::istringstream table(shown.out.substr(at + heading.size()));
+    std::string header, row;
+    std::getline(table, header);
+    EXPECT_NE(header.find("R_hat"), std::string::npos) << header;
+    const nlohmann::json summary =
+        nlohmann::json::parse(slurp(dir.path / "fit-locals" / std::to_string(school) / "locals_summary.json"));
+    std::map<std::string, double> means;
+    for (const nlohmann::json& c : summary["locals"]) means[c["name"]] = c["mean"];
+    for (const nlohmann::json& c : summary["generated_quantities"]) means[c["name"]] = c["mean"];
+    ASSERT_EQ(means.size(), 2u);  // theta_tilde, and theta
+    for (std::size_t k = 0; k < means.size() && std::getline(table, row); ++k) {
+      std::istringstream cells(row);
+      std::string name;
+      double mean = NAN;
+      cells >> name >> mean;
+      ASSERT_TRUE(means.count(name)) << row;
+      EXPECT_NEAR(mean, means[name], 1e-3 * (1 + std::abs(means[name]))) << name;  // 4 significant figures
+    }
+  }
 }
 
 // NUTS: one CmdStan sampling file per chain holding the globals, each partition's chains in its
