@@ -171,20 +171,17 @@ class Emitter {
   llvm::Value* i64(int64_t v) { return b_.getInt64(static_cast<uint64_t>(v)); }
   llvm::Value* f64(double v) { return llvm::ConstantFP::get(b_.getDoubleTy(), v); }
 
-  llvm::Value* count(const ir::VType& t) {
-    if (t.rank == 0) return i64(1);
-    llvm::Value* n = intOf(t.dims[0]);
-    for (int d = 1; d < t.rank; ++d) n = b_.CreateMul(n, intOf(t.dims[d]));
-    return n;
-  }
-
-  // The dims a buffer is allocated with: its capacity where its size changes inside a loop.
+  // The number of elements of a value of type t (its dims now), or of the buffer it is allocated
+  // in (capacity: its capacity where its size changes inside a loop).
   static ValueId capacityDim(const ir::VType& t, int d) { return t.cap[d] != ir::kNone ? t.cap[d] : t.dims[d]; }
-  llvm::Value* capacity(const ir::VType& t) {
-    llvm::Value* n = i64(1);
-    for (int d = 0; d < t.rank; ++d) n = b_.CreateMul(n, intOf(capacityDim(t, d)));
+  llvm::Value* elements(const ir::VType& t, bool capacity) {
+    if (t.rank == 0) return i64(1);
+    llvm::Value* n = intOf(capacity ? capacityDim(t, 0) : t.dims[0]);
+    for (int d = 1; d < t.rank; ++d) n = b_.CreateMul(n, intOf(capacity ? capacityDim(t, d) : t.dims[d]));
     return n;
   }
+  llvm::Value* count(const ir::VType& t) { return elements(t, false); }
+  llvm::Value* capacity(const ir::VType& t) { return elements(t, true); }
 
   // Leaves the function with NaN and `code` in *status when `failed` holds.
   // The status of a failing index check of instruction i: naming its statement when it has one.

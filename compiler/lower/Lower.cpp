@@ -359,7 +359,7 @@ ValueId FunctionLowerer::add(Inst i) {
   bool buffer = i.op == Op::Kernel || i.op == Op::Rng || i.op == Op::Var || i.op == Op::Load || i.op == Op::ToReal;
   if (buffer)
     for (int d = 0; d < i.type.rank; ++d) {
-      if (isStatic(i.type.dims[d]) || (i.type.cap[d] != ir::kNone && isStatic(i.type.cap[d]))) continue;
+      if (i.type.cap[d] != ir::kNone || isStatic(i.type.dims[d])) continue;  // a capacity is always static
       i.type.cap[d] = staticUpperBound(i.type.dims[d]);
       if (i.type.cap[d] == ir::kNone)
         throw Unsupported{span_,
