@@ -1127,7 +1127,7 @@ void emitOutputFunction(llvm::Module& module, const ir::Function& f, const std::
 void emitGenerateFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol,
                           const std::string& sizeSymbol) {
   Emitter(module, f).emitOutput(symbol, true);
-  Emitter(module, f).emitDims(sizeSymbol);
+  if (!sizeSymbol.empty()) Emitter(module, f).emitDims(sizeSymbol);
 }
 
 void emitDataCheckFunctions(llvm::Module& module, const ir::Function& f, ir::Source source,

@@ -40,7 +40,7 @@ void emitOutputFunction(llvm::Module& module, const ir::Function& f, const std::
                         const std::string& sizeSymbol);
 
 // The same for a generate function (pvi_generate_fn: one more argument, pvi_rng* rng, which its
-// _rng draws advance), with its size function.
+// _rng draws advance), with its size function unless sizeSymbol is empty.
 void emitGenerateFunction(llvm::Module& module, const ir::Function& f, const std::string& symbol,
                           const std::string& sizeSymbol);
 

@@ -92,6 +92,8 @@ std::unique_ptr<llvm::Module> generatedModule(llvm::LLVMContext& ctx, const Lowe
                        PVI_ABI_SYMBOL(generate_shared_size));
   emitOutputFunction(*module, model.shapesGlobals, PVI_ABI_SYMBOL(shapes_globals),
                      PVI_ABI_SYMBOL(shapes_globals_size));
+  emitGenerateFunction(*module, model.transformSharedCounts, PVI_ABI_SYMBOL(transform_shared_counts), "");
+  emitGenerateFunction(*module, model.transformShared, PVI_ABI_SYMBOL(transform_shared), "");
   const bool partitioned = !model.partitionName.empty();
   if (partitioned) {
     emitFunction(*module, model.partition, PVI_ABI_SYMBOL(partition_value));
@@ -106,6 +108,8 @@ std::unique_ptr<llvm::Module> generatedModule(llvm::LLVMContext& ctx, const Lowe
                          PVI_ABI_SYMBOL(generate_partition_size));
     emitOutputFunction(*module, model.shapesPartition, PVI_ABI_SYMBOL(shapes_partition),
                        PVI_ABI_SYMBOL(shapes_partition_size));
+    emitGenerateFunction(*module, model.transformPartitionCounts, PVI_ABI_SYMBOL(transform_partition_counts), "");
+    emitGenerateFunction(*module, model.transformPartition, PVI_ABI_SYMBOL(transform_partition), "");
   }
   checkAbiFunctions(*module, partitioned);
   std::string err;

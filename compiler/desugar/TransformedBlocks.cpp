@@ -6,6 +6,8 @@
 #include <string>
 
 #include "compiler/ast/AstClone.hpp"
+#include "compiler/ast/AstPrint.hpp"
+#include "compiler/ast/AstWalk.hpp"
 
 namespace pvi {
 
@@ -105,7 +107,7 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostic
   }
   pruneDensityStatements(out, *b, report, /*inModel=*/report, diags);
   // print, reject and fatal_error run with the model block's copy only: once per evaluation, as
-  // Stan runs the transformed parameters' (transformed data are not yet evaluated once).
+  // Stan runs the transformed parameters'.
   if (!report) dropPrints(out);
   return out;
 }
@@ -122,83 +124,215 @@ void collectAssigned(const std::vector<StmtPtr>& stmts, std::set<std::string>& o
   }
 }
 
-// Whether `e` is arithmetic over literals and the given names only.
-bool arithmeticOver(const Expr& e, const std::set<std::string>& names) {
+// The names `s` and the statements nested in it assign.
+std::set<std::string> assignedBy(const Stmt& s) {
+  std::set<std::string> out;
+  collectAssigned(s.body, out);
+  if (s.kind == StmtKind::Assign && !s.exprs.empty()) {
+    const Expr* lhs = s.exprs[0].get();
+    while (lhs->kind == ExprKind::Index && !lhs->args.empty()) lhs = lhs->args[0].get();
+    if (lhs->kind == ExprKind::Name) out.insert(lhs->text);
+  }
+  return out;
+}
+
+void namesIn(const Expr& e, std::set<std::string>& out) {
+  if (e.kind == ExprKind::Name) out.insert(e.text);
+  forEachSubExpr(e, [&](const ExprPtr& a) { namesIn(*a, out); });
+}
+
+void namesRead(const Stmt& s, std::set<std::string>& out) {
+  forEachExpr(s, [&](const ExprPtr& e) { namesIn(*e, out); });
+  for (const StmtPtr& b : s.body) namesRead(*b, out);
+}
+
+// Whether `e` is arithmetic over literals and names only (what the size functions evaluate).
+bool arithmetic(const Expr& e) {
   switch (e.kind) {
     case ExprKind::IntLit:
-    case ExprKind::RealLit: return true;
-    case ExprKind::Name: return names.count(e.text) != 0;
+    case ExprKind::RealLit:
+    case ExprKind::Name: return true;
     case ExprKind::Unary:
     case ExprKind::Binary: {
       static const std::set<std::string> ops{"+", "-", "*", "/", "%", "^"};
       if (!ops.count(e.text)) return false;
       for (const ExprPtr& a : e.args)
-        if (!arithmeticOver(*a, names)) return false;
+        if (!arithmetic(*a)) return false;
       return true;
     }
     default: return false;
   }
 }
 
-// Replaces every name of `values` in `e` by a copy of its value.
-void substitute(ExprPtr& e, const std::map<std::string, ExprPtr>& values) {
-  if (!e) return;
-  if (e->kind == ExprKind::Name) {
-    if (auto it = values.find(e->text); it != values.end()) e = cloneExpr(*it->second);
-    return;
+// Whether `e` reads only the given names and calls no user-defined function (inlined before
+// this pass: a copy made here would not be).
+bool computedFrom(const Expr& e, const std::set<std::string>& names, const Program& program) {
+  if (e.kind == ExprKind::Name && !names.count(e.text)) return false;
+  if (e.kind == ExprKind::Call)
+    for (const FunctionDef& f : program.functions)
+      if (f.name == e.text) return false;
+  bool ok = true;
+  forEachSubExpr(e, [&](const ExprPtr& a) { ok = ok && computedFrom(*a, names, program); });
+  return ok;
+}
+
+Block& transformedDataBlock(Program& program) {
+  if (Block* b = firstBlock(program, BlockKind::TransformedData)) return *b;
+  auto at = std::find_if(program.blocks.begin(), program.blocks.end(), [](const Block& b) {
+    return static_cast<int>(b.kind) > static_cast<int>(BlockKind::TransformedData);
+  });
+  Block td;
+  td.kind = BlockKind::TransformedData;
+  if (at != program.blocks.end()) td.span = td.keywordSpan = Span{at->span.begin, at->span.begin};
+  return *program.blocks.insert(at, std::move(td));
+}
+
+// Sizes are computed from data before anything runs (the dims, counts and shapes functions), by
+// arithmetic over int scalars of the data. A size of a top-level declaration that reads data and
+// transformed data in any other way (`vector[sum(m) - 1] beta`, `vector[max(y)] v`) becomes an
+// int of the transformed data, named by the expression's text, which then is such a scalar.
+void hoistSizes(Program& program) {
+  std::set<std::string> data;
+  for (const Block& b : program.blocks)
+    if (b.kind == BlockKind::Data || b.kind == BlockKind::PartitionData || b.kind == BlockKind::TransformedData)
+      for (const StmtPtr& s : b.stmts)
+        if (s->kind == StmtKind::Decl) data.insert(s->name);
+  std::set<std::string> hoisted;
+  // Returns the declaration for `dim`, or null when it stays.
+  auto hoist = [&](ExprPtr& dim) -> StmtPtr {
+    if (!dim || arithmetic(*dim) || !computedFrom(*dim, data, program)) return nullptr;
+    const std::string name = printExpr(*dim);
+    StmtPtr decl;
+    if (hoisted.insert(name).second) {
+      decl = std::make_unique<Stmt>();
+      decl->kind = StmtKind::Decl;
+      decl->span = decl->nameSpan = dim->span;
+      decl->name = name;
+      decl->declType = std::make_unique<TypeSyntax>();
+      decl->declType->span = dim->span;
+      decl->declType->elem = ElemKind::Int;
+      decl->exprs.push_back(cloneExpr(*dim));
+    }
+    auto ref = std::make_unique<Expr>();
+    ref->kind = ExprKind::Name;
+    ref->span = dim->span;
+    ref->text = name;
+    dim = std::move(ref);
+    return decl;
+  };
+  std::vector<StmtPtr> atEnd;
+  for (Block& b : program.blocks) {
+    const bool transformed = b.kind == BlockKind::TransformedData;
+    if (!transformed && b.kind != BlockKind::Hyper && b.kind != BlockKind::Global && b.kind != BlockKind::Local &&
+        b.kind != BlockKind::TransformedParameters && b.kind != BlockKind::Generated)
+      continue;
+    std::vector<StmtPtr> stmts;
+    for (StmtPtr& s : b.stmts) {
+      if (s->kind == StmtKind::Decl && s->declType && !s->declType->sizesFromValue && !s->inlined)
+        for (auto* dims : {&s->declType->arrayDims, &s->declType->elemDims})
+          for (ExprPtr& d : *dims)
+            if (StmtPtr decl = hoist(d)) (transformed ? stmts : atEnd).push_back(std::move(decl));
+      stmts.push_back(std::move(s));
+    }
+    b.stmts = std::move(stmts);
   }
-  for (ExprPtr& a : e->args) substitute(a, values);
-  for (IndexSyntax& i : e->indices) {
-    substitute(i.lo, values);
-    substitute(i.hi, values);
+  if (atEnd.empty()) return;
+  Block& td = transformedDataBlock(program);
+  for (StmtPtr& s : atEnd) td.stmts.push_back(std::move(s));
+}
+
+// Transformed data that read per-partition data are computed per partition: the statements of
+// the transformed data block that read or assign per-partition data, or a variable such a
+// statement assigns, move to a block of their own (kind TransformedData, with the partition),
+// in their order; the rest are computed once for the shared data. No shared statement reads a
+// per-partition one's result, so the split keeps the block's meaning.
+void splitPerPartition(Program& program) {
+  Block* td = firstBlock(program, BlockKind::TransformedData);
+  if (td == nullptr) return;
+  std::map<std::string, std::string> partitionOf;  // name -> its partition
+  for (const Block& b : program.blocks)
+    if (b.kind == BlockKind::PartitionData)
+      for (const StmtPtr& s : b.stmts)
+        if (s->kind == StmtKind::Decl) partitionOf[s->name] = b.partition;
+  if (partitionOf.empty()) return;
+  std::set<std::string> declared;
+  for (const StmtPtr& s : td->stmts)
+    if (s->kind == StmtKind::Decl) declared.insert(s->name);
+  const size_t n = td->stmts.size();
+  std::vector<std::set<std::string>> reads(n), writes(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Stmt& s = *td->stmts[i];
+    namesRead(s, reads[i]);
+    writes[i] = assignedBy(s);
+    if (s.kind == StmtKind::Decl) writes[i].insert(s.name);
+  }
+  std::vector<std::string> part(n);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (!part[i].empty()) continue;
+      for (const auto* names : {&reads[i], &writes[i]})
+        for (const std::string& name : *names)
+          if (auto it = partitionOf.find(name); it != partitionOf.end() && part[i].empty()) part[i] = it->second;
+      if (part[i].empty()) continue;
+      changed = true;
+      for (const std::string& w : writes[i])
+        if (declared.count(w)) partitionOf.emplace(w, part[i]);
+    }
+  }
+  std::vector<StmtPtr> shared;
+  std::map<std::string, std::vector<StmtPtr>> perPartition;
+  for (size_t i = 0; i < n; ++i) (part[i].empty() ? shared : perPartition[part[i]]).push_back(std::move(td->stmts[i]));
+  td->stmts = std::move(shared);
+  const Block proto{td->kind, td->span, td->keywordSpan, td->spelling, "", td->partitionSpan, {}};
+  auto at = program.blocks.begin() + (td - program.blocks.data()) + 1;
+  for (auto& [partition, stmts] : perPartition) {
+    Block b{proto.kind, proto.span, proto.keywordSpan, proto.spelling, partition, proto.partitionSpan, {}};
+    b.stmts = std::move(stmts);
+    at = program.blocks.insert(at, std::move(b)) + 1;
   }
 }
 
-// Stan lets transformed data size and bound parameters (`int Kc = K - 1;` then `vector[Kc] b;`).
-// Transformed data are computed in the model and generated blocks only (above), where a parameter
-// block cannot read them; but a scalar whose declaration initialises it by arithmetic over data
-// and such scalars, and that is never assigned again, equals that value everywhere. Its uses in
-// the sizes and bounds of the parameter blocks (and of the top-level declarations of transformed
-// parameters and generated quantities, whose sizes the output needs) become copies of the value (with the earlier
-// scalars it reads substituted too). Other transformed data there remain errors (the checker's).
-void substituteConstantScalars(Program& program, const Block& data) {
-  std::set<std::string> known, assigned;
-  for (const Block& b : program.blocks) {
-    if (b.kind == BlockKind::Data)
-      for (const StmtPtr& s : b.stmts)
-        if (s->kind == StmtKind::Decl) known.insert(s->name);
-    collectAssigned(b.stmts, assigned);
+// The transformed data declarations: bounds stay (checked once the block has run), constrained
+// types become plain ones (with a warning), offset and multiplier are errors, and `~` and
+// `target +=` are reported and removed.
+void prepareTransformedData(Block& td, Diagnostics& diags) {
+  for (StmtPtr& s : td.stmts) {
+    if (s->kind != StmtKind::Decl || !s->declType) continue;
+    TypeSyntax& t = *s->declType;
+    if (t.offset || t.multiplier)
+      diags.error(t.offset ? t.offsetSpan : t.multiplierSpan,
+                  "offset and multiplier belong on parameters; '" + s->name + "' is in the 'transformed data' block");
+    t.offset.reset();
+    t.multiplier.reset();
+    dropConstraint(t, s->name, "transformed data", true, diags);
   }
-  std::map<std::string, ExprPtr> values;
-  for (const StmtPtr& s : data.stmts) {
-    const TypeSyntax* t = s->declType.get();
-    if (s->kind != StmtKind::Decl || s->exprs.size() != 1 || t == nullptr || !t->arrayDims.empty() ||
-        (t->elem != ElemKind::Int && t->elem != ElemKind::Real) || assigned.count(s->name) ||
-        !arithmeticOver(*s->exprs[0], known))
-      continue;
-    ExprPtr value = cloneExpr(*s->exprs[0]);
-    substitute(value, values);
-    // An int declared from a real expression is the checker's error in the copies; keep it there.
-    values[s->name] = std::move(value);
-    known.insert(s->name);
-  }
-  if (values.empty()) return;
-  for (Block& b : program.blocks) {
-    // The parameter blocks, and the declarations whose sizes the output layout needs from data:
-    // transformed parameters and generated quantities.
-    if (b.kind != BlockKind::Hyper && b.kind != BlockKind::Global && b.kind != BlockKind::Local &&
-        b.kind != BlockKind::TransformedParameters && b.kind != BlockKind::Generated)
-      continue;
-    for (StmtPtr& s : b.stmts) {
-      if (s->kind != StmtKind::Decl || !s->declType) continue;
-      TypeSyntax& t = *s->declType;
-      for (ExprPtr& d : t.arrayDims) substitute(d, values);
-      for (ExprPtr& d : t.elemDims) substitute(d, values);
-      substitute(t.lower, values);
-      substitute(t.upper, values);
-      substitute(t.offset, values);
-      substitute(t.multiplier, values);
-    }
+  pruneDensityStatements(td.stmts, td, true, false, diags);
+  // Elsewhere a transformed data variable is read with the sizes its declaration gives, computed
+  // from the block's final values: an int that sizes a variable may not change after it.
+  std::set<std::string> declared;
+  for (const StmtPtr& s : td.stmts)
+    if (s->kind == StmtKind::Decl) declared.insert(s->name);
+  for (size_t i = 0; i < td.stmts.size(); ++i) {
+    const Stmt& s = *td.stmts[i];
+    if (s.kind != StmtKind::Decl || !s.declType || s.inlined)
+      continue;  // (an inlined function's locals are temporaries)
+    for (const auto* dims : {&s.declType->arrayDims, &s.declType->elemDims})
+      for (const ExprPtr& d : *dims) {
+        std::set<std::string> read;
+        namesIn(*d, read);
+        for (size_t j = i + 1; j < td.stmts.size(); ++j) {
+          const Stmt& later = *td.stmts[j];
+          const std::set<std::string> assigned = assignedBy(later);
+          for (const std::string& n : read)
+            if (declared.count(n) && assigned.count(n))
+              diags.error(later.span, "'" + n + "' sizes '" + s.name +
+                                          "' and is assigned after its declaration; transformed data are read "
+                                          "elsewhere with the sizes their declarations give at the end of the block: "
+                                          "assign '" +
+                                          n + "' before declaring '" + s.name + "'");
+        }
+      }
   }
 }
 
@@ -215,37 +349,26 @@ void inlineTransformedBlocks(Program& program, Diagnostics& diags) {
   if (Block* generated = firstBlock(program, BlockKind::Generated))
     for (StmtPtr& s : generated->stmts)
       if (s->kind == StmtKind::Decl && s->declType) dropConstraint(*s->declType, s->name, "generated quantities", true, diags);
-  Block* data = firstBlock(program, BlockKind::TransformedData);
-  Block* parameters = firstBlock(program, BlockKind::TransformedParameters);
-  if (data == nullptr && parameters == nullptr) return;
-  if (data != nullptr) substituteConstantScalars(program, *data);
+  if (Block* data = firstBlock(program, BlockKind::TransformedData)) prepareTransformedData(*data, diags);
+  hoistSizes(program);
+  splitPerPartition(program);
 
-  const bool declaresParameters =
-      parameters != nullptr && std::any_of(parameters->stmts.begin(), parameters->stmts.end(),
-                                           [](const StmtPtr& s) { return s->kind == StmtKind::Decl; });
+  Block* parameters = firstBlock(program, BlockKind::TransformedParameters);
+  if (parameters == nullptr) return;
+  const bool declaresParameters = std::any_of(parameters->stmts.begin(), parameters->stmts.end(),
+                                              [](const StmtPtr& s) { return s->kind == StmtKind::Decl; });
   if (declaresParameters && firstBlock(program, BlockKind::Generated) == nullptr) {
     Block generated;
     generated.kind = BlockKind::Generated;
     generated.span = parameters->span;
     generated.keywordSpan = parameters->keywordSpan;
     program.blocks.push_back(std::move(generated));
-    // push_back may have moved the blocks
-    data = firstBlock(program, BlockKind::TransformedData);
-    parameters = firstBlock(program, BlockKind::TransformedParameters);
+    parameters = firstBlock(program, BlockKind::TransformedParameters);  // push_back may have moved the blocks
   }
-
-  if (Block* model = firstBlock(program, BlockKind::Model)) {
-    std::vector<StmtPtr> copied = copies(data, true, true, diags);
-    for (StmtPtr& s : copies(parameters, true, true, diags)) copied.push_back(std::move(s));
-    prepend(*model, std::move(copied));
-  }
-  if (Block* generated = firstBlock(program, BlockKind::Generated)) {
-    std::vector<StmtPtr> copied = copies(data, false, false, diags);
-    for (StmtPtr& s : copies(parameters, true, false, diags)) copied.push_back(std::move(s));
-    prepend(*generated, std::move(copied));
-  }
-  if (data != nullptr) data->stmts.clear();
-  if (parameters != nullptr) parameters->stmts.clear();
+  if (Block* model = firstBlock(program, BlockKind::Model)) prepend(*model, copies(parameters, true, true, diags));
+  if (Block* generated = firstBlock(program, BlockKind::Generated))
+    prepend(*generated, copies(parameters, true, false, diags));
+  parameters->stmts.clear();
 }
 
 }  // namespace pvi

@@ -46,6 +46,9 @@ class FunctionLowerer {
                    const std::set<const Symbol*>* sharedNeeds = nullptr);
   const std::set<const Symbol*>& neededVariables() const { return needed_; }
   void runShapes(bool partition);
+  // The transformed data of the shared data (or a partition's): their values, or (counts) each
+  // one's element count; their _rng calls are appended to rngSites.
+  void runTransform(bool partition, bool counts, std::vector<RngSite>& rngSites);
   void run();
 
  private:
@@ -173,6 +176,9 @@ class FunctionLowerer {
   ir::Function& f_;
   bool isPrior_;
   bool tape_ = false;  // set by run(): factor functions are differentiated
+  bool transforming_ = false;   // set by runTransform(): transformed data are computed, not read
+  bool silent_ = false;         // print statements are left out (reject and fatal_error stay)
+  std::string blockPartition_;  // the transformed data block lowered (its partition; "" for the shared one)
   Span span_;          // the statement being lowered, for diagnostics
   bool eagerLogic_ = false;  // && and || evaluate both sides (in sizes; see shortCircuit)
   Span siteSpan_;            // the statement whose site statementSite() found last, and that site

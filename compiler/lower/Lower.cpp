@@ -105,7 +105,8 @@ class SizeParser {
     while (pos_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[pos_])) || t_[pos_] == '_')) ++pos_;
     if (pos_ == begin) return std::nullopt;
     const Symbol* s = p_.find(t_.substr(begin, pos_ - begin));
-    if (s == nullptr || !s->isData() || !s->type.isIntScalar()) return std::nullopt;
+    // (Transformed data do not exist yet when the data checks run.)
+    if (s == nullptr || !s->isData() || s->transformed || !s->type.isIntScalar()) return std::nullopt;
     leaf.op = 'n';
     leaf.symbol = s;
     return leaf;
@@ -150,10 +151,11 @@ FunctionLowerer::FunctionLowerer(const CheckedProgram& p, const LoweredModel& la
 }
 
 // The checks of the data of `source`: every bounded variable, and every real one for NaN.
+// They run before the transformed data are computed: only the data read from files are bound.
 void FunctionLowerer::runDataCheck(ir::Source source) {
-  bindData(layout_.sharedData, ir::Source::Shared);
-  if (source == ir::Source::Partition) bindData(layout_.partitionData, ir::Source::Partition);
-  const auto& syms = source == ir::Source::Shared ? layout_.sharedData : layout_.partitionData;
+  bindData(layout_.sharedFiles, ir::Source::Shared);
+  if (source == ir::Source::Partition) bindData(layout_.partitionFiles, ir::Source::Partition);
+  const auto& syms = source == ir::Source::Shared ? layout_.sharedFiles : layout_.partitionFiles;
   for (size_t k = 0; k < syms.size(); ++k) {
     const Symbol* s = syms[k];
     const TypeSyntax& ts = *s->decl->declType;
@@ -333,6 +335,39 @@ void FunctionLowerer::runGenerate(const std::vector<const Stmt*>& decls, std::ve
   f_.dimOut = offset;
 }
 
+void FunctionLowerer::runTransform(bool partition, bool counts, std::vector<RngSite>& rngSites) {
+  transforming_ = true;
+  silent_ = counts;  // the block's print statements print once, in the values' run
+  rngSites_ = &rngSites;
+  bindData(partition ? layout_.sharedData : layout_.sharedFiles, ir::Source::Shared);
+  if (partition) bindData(layout_.partitionFiles, ir::Source::Partition);
+  std::vector<const Symbol*> outputs;
+  for (const Symbol* s : partition ? layout_.partitionData : layout_.sharedData)
+    if (s->transformed) outputs.push_back(s);
+  blockPartition_ = partition ? layout_.partitionName : "";
+  analyse(BlockKind::TransformedData, std::set<const Symbol*>(outputs.begin(), outputs.end()));
+  statements(BlockKind::TransformedData);
+  ValueId offset = constInt(0);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const Symbol* s = outputs[k];
+    span_ = s->decl->span;
+    Expr ref;
+    ref.kind = ExprKind::Name;
+    ref.text = s->name;
+    ref.symbol = s;
+    const ValueId v = name(ref);
+    if (counts) {
+      offset = outputValue(toReal(elementCount(f_.at(v).type)), offset, s->name);
+      continue;
+    }
+    offset = outputValue(v, offset, s->name);
+    // Stan checks the declared bounds once the block has run.
+    const TypeSyntax& ts = *s->decl->declType;
+    if (ts.lower || ts.upper || ts.elem != ElemKind::Int) checkBounds(v, ts, static_cast<int64_t>(k), s->name);
+  }
+  f_.dimOut = offset;
+}
+
 void FunctionLowerer::run() {
   tape_ = true;
   bindData(layout_.sharedData, ir::Source::Shared);
@@ -425,7 +460,8 @@ VType FunctionLowerer::typeOfDecl(const Symbol& s) {
   // which read only int scalars of the data (see Codegen's emitDims): refuse other sizes here,
   // with a position, rather than fail in code generation.
   // (Generated outputs are checked in runGenerate, where their sizes come from their values.)
-  const bool sizedBeforeEvaluation = s.kind != SymbolKind::ModelVar && s.kind != SymbolKind::GeneratedVar;
+  const bool sizedBeforeEvaluation =
+      s.kind != SymbolKind::ModelVar && s.kind != SymbolKind::GeneratedVar && !(s.transformed && transforming_);
   auto intExpr = [&](const Expr& e) {
     // A size is computed before the function runs (FunctionLowerer::isStatic): its && and || are
     // evaluated in full, not under a branch.
@@ -569,13 +605,14 @@ void FunctionLowerer::printStatement(const Expr& call) {
 }
 
 bool FunctionLowerer::inThisFactor(const Stmt& s) const {
+  if (transforming_) return !(silent_ && isPrintStatement(s) && s.exprs[0]->text == "print");
   auto it = priorStatement_.find(&s);
   return it != priorStatement_.end() && it->second == isPrior_;
 }
 
 void FunctionLowerer::statements(BlockKind kind) {
   for (const Block& b : p_.program.blocks)
-    if (b.kind == kind)
+    if (b.kind == kind && b.partition == blockPartition_)
       for (const StmtPtr& s : b.stmts) statement(*s);
 }
 
@@ -741,7 +778,9 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
   for (const auto& s : program.symbols) {
     switch (s->kind) {
       case SymbolKind::SharedData: m.sharedData.push_back(s.get()); break;
-      case SymbolKind::PartitionData: m.partitionData.push_back(s.get()); break;
+      case SymbolKind::PartitionData:
+        if (s->partition == m.partitionName) m.partitionData.push_back(s.get());
+        break;
       case SymbolKind::Global: m.globals.push_back(s.get()); break;
       case SymbolKind::Hyper: m.hypers.push_back(s.get()); break;
       case SymbolKind::Local: m.locals.push_back(s.get()); break;
@@ -753,9 +792,15 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
   m.partition.name = "partition";
   m.sharedCheck.name = "check_shared";
   m.partitionCheck.name = "check_partition";
+  // The transformed data follow those from files (the checker declares them after the data blocks).
+  for (auto [all, files] : {std::pair{&m.sharedData, &m.sharedFiles}, std::pair{&m.partitionData, &m.partitionFiles}})
+    for (const Symbol* s : *all)
+      if (!s->transformed) files->push_back(s);
   m.schema.partitionName = m.partitionName;
-  for (auto [syms, fields] : {std::pair{&m.sharedData, &m.schema.shared}, std::pair{&m.partitionData, &m.schema.partition}})
-    for (const Symbol* s : *syms) fields->push_back(describeVariable(*s));
+  for (auto [syms, fields, transformed] :
+       {std::tuple{&m.sharedData, &m.schema.shared, &m.schema.transformedShared},
+        std::tuple{&m.partitionData, &m.schema.partition, &m.schema.transformedPartition}})
+    for (const Symbol* s : *syms) (s->transformed ? transformed : fields)->push_back(describeVariable(*s));
   // The size checks the data checks can make: both sizes computed from int constants and int
   // data scalars. (The others depend on values known only while the model runs.)
   for (const SizeCheckAtBinding& c : program.sizeChecks) {
@@ -807,6 +852,16 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
           .runGenerate(m.generatedPartition, rngSites, &sharedGenerate.neededVariables());
       m.shapesPartition.name = "shapes_partition";
       FunctionLowerer(program, m, m.shapesPartition, false).runShapes(true);
+    }
+    m.transformSharedCounts.name = "transform_shared_counts";
+    m.transformShared.name = "transform_shared";
+    FunctionLowerer(program, m, m.transformSharedCounts, true).runTransform(false, true, rngSites);
+    FunctionLowerer(program, m, m.transformShared, true).runTransform(false, false, rngSites);
+    if (!m.partitionName.empty()) {
+      m.transformPartitionCounts.name = "transform_partition_counts";
+      m.transformPartition.name = "transform_partition";
+      FunctionLowerer(program, m, m.transformPartitionCounts, false).runTransform(true, true, rngSites);
+      FunctionLowerer(program, m, m.transformPartition, false).runTransform(true, false, rngSites);
     }
     for (const lower::RngSite& r : rngSites) {
       const LineCol lc = diags.file().lineCol(r.span.begin);

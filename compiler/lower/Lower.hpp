@@ -38,6 +38,9 @@ struct LoweredModel {
   // The concrete sizes of the globals, hyperparameters and shared generated quantities, and of
   // the locals and partition generated quantities (see runtime/abi/factor_abi.h).
   ir::Function shapesGlobals, shapesPartition;
+  // The transformed data (compiler/desugar/TransformedBlocks.hpp), once from the shared data and
+  // once per partition: their values, and each one's element count (runtime/abi/factor_abi.h).
+  ir::Function transformSharedCounts, transformShared, transformPartitionCounts, transformPartition;
   std::vector<const Stmt*> generatedShared, generatedPartition;  // the declarations output
   // The _rng calls of both generate functions ("normal_rng at 12:5"), by the index their Rng
   // instructions carry and a failing one reports (PVI_STATUS_RNG_DOMAIN).
@@ -53,8 +56,11 @@ struct LoweredModel {
   DataSchema schema;  // with the size checks that sharedCheck / partitionCheck make (CheckSize)
   ModelInfo info;  // schema, parameters, generated quantities and source hash, for the runtime (name empty)
   std::string partitionName;
-  std::vector<const Symbol*> sharedData;     // data argument order of the shared data
-  std::vector<const Symbol*> partitionData;  // data argument order of a partition's data
+  // Data argument order of the shared data and of a partition's: those read from files, then the
+  // transformed data (Symbol::transformed), which the runtime appends once it has computed them.
+  std::vector<const Symbol*> sharedData;
+  std::vector<const Symbol*> partitionData;
+  std::vector<const Symbol*> sharedFiles, partitionFiles;  // the leading parts read from files
   std::vector<const Symbol*> globals;        // z layout, in order
   std::vector<const Symbol*> hypers;         // theta layout, in order
   std::vector<const Symbol*> locals;         // w layout, in order

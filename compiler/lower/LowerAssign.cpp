@@ -63,7 +63,7 @@ void FunctionLowerer::analyse(BlockKind kind, const std::set<const Symbol*>& out
   std::set<const Symbol*> roots = outputs;
   std::vector<const Expr*> control;
   for (const Block& b : p_.program.blocks)
-    if (b.kind == kind) analyseStatements(b.stmts, control, roots, true);
+    if (b.kind == kind && b.partition == blockPartition_) analyseStatements(b.stmts, control, roots, true);
   std::vector<const Symbol*> work(roots.begin(), roots.end());
   needed_ = roots;
   while (!work.empty()) {
@@ -79,7 +79,7 @@ void FunctionLowerer::analyse(BlockKind kind, const std::set<const Symbol*>& out
   }
   for (const Symbol* s : reassigned_) eager_.insert(s);
   for (const Block& b : p_.program.blocks)
-    if (b.kind == kind) analyseStatements(b.stmts, control, roots, false);
+    if (b.kind == kind && b.partition == blockPartition_) analyseStatements(b.stmts, control, roots, false);
 }
 
 // A declaration waiting for its first use that a loop reads is lowered before the loop, in

@@ -351,14 +351,9 @@ Type Checker::checkCall(Expr& e) {
     return Type::poisoned();
   }
   if (anyError) return Type::poisoned();
-  if (stdlib::findRngOp(e.text) != nullptr && block_ != BlockKind::Generated) {
+  if (stdlib::findRngOp(e.text) != nullptr && block_ != BlockKind::Generated && block_ != BlockKind::TransformedData) {
     for (const Block& b : out_.program.blocks) {
       if (!(e.span.begin >= b.span.begin && e.span.end <= b.span.end)) continue;
-      if (b.kind == BlockKind::TransformedData) {
-        diags_.error(e.nameSpan, "'" + e.text + "' in 'transformed data' is not supported yet: pvic computes "
-                                 "transformed data in the model block too, where random draws are not allowed");
-        return Type::poisoned();
-      }
       if (b.kind == BlockKind::TransformedParameters) {
         diags_.error(e.nameSpan, "'" + e.text + "' draws random numbers; _rng functions belong in the generated "
                                  "block ('generated quantities'), not the 'transformed parameters' block");

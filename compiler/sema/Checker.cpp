@@ -50,7 +50,7 @@ SymbolKind symbolKindOf(BlockKind k) {
   switch (k) {
     case BlockKind::Data: return SymbolKind::SharedData;
     case BlockKind::PartitionData: return SymbolKind::PartitionData;
-    case BlockKind::TransformedData:  // emptied into the model and generated blocks before checking
+    case BlockKind::TransformedData:  // its temporaries (its top-level variables are data: Checker::checkDecl)
     case BlockKind::TransformedParameters: return SymbolKind::ModelVar;
     case BlockKind::Hyper: return SymbolKind::Hyper;
     case BlockKind::Global: return SymbolKind::Global;
@@ -62,6 +62,7 @@ SymbolKind symbolKindOf(BlockKind k) {
 }
 
 std::string describeVariable(const Symbol& s) {
+  if (s.transformed) return "transformed data '" + s.name + "'";
   switch (s.kind) {
     case SymbolKind::SharedData: return "data '" + s.name + "'";
     case SymbolKind::PartitionData: return "per-partition data '" + s.name + "'";
@@ -224,9 +225,13 @@ void Checker::checkBlock(Block& b) {
     }
     return;
   }
-  pushScope();
+  // The transformed data's top-level variables are data, visible in the blocks after theirs.
+  const bool scoped = b.kind != BlockKind::TransformedData;
+  currentBlock_ = &b;
+  if (scoped) pushScope();
   for (StmtPtr& s : b.stmts) checkStatement(*s, b.kind);
-  popScope();
+  if (scoped) popScope();
+  currentBlock_ = nullptr;
 }
 
 void Checker::declareBlockVariable(Block& b, Stmt& s) {
@@ -436,12 +441,12 @@ void Checker::reportUnknownName(const std::string& name, Span at) {
   // its statements are copied (compiler/desugar/TransformedBlocks.hpp).
   for (auto it = range.first; it != range.second; ++it)
     for (const Block& b : out_.program.blocks)
-      if ((b.kind == BlockKind::TransformedData || b.kind == BlockKind::TransformedParameters) &&
-          it->second.begin >= b.span.begin && it->second.end <= b.span.end) {
+      if (b.kind == BlockKind::TransformedParameters && it->second.begin >= b.span.begin &&
+          it->second.end <= b.span.end) {
         Diagnostic& d = diags_.error(at, "'" + name + "' is declared in the '" + blockKeyword(b.kind) +
                                              "' block, which pvic computes in the model and generated blocks only: "
-                                             "it cannot size or bound a variable of another block yet (an int or real "
-                                             "initialised by arithmetic over data and never assigned again can)");
+                                             "it cannot size or bound a variable of another block (as in Stan, where "
+                                             "it depends on the parameters)");
         Diagnostics::note(d, it->second, "'" + name + "' is declared here");
         return;
       }
@@ -573,10 +578,19 @@ void Checker::checkDecl(Stmt& s, BlockKind block) {
     checkValueDecl(s, block);
     return;
   }
-  Type type = resolveType(*s.declType, s.name, symbolKindOf(block));
+  // A top-level variable of the transformed data is data, of its partition where it reads
+  // per-partition data (compiler/desugar/TransformedBlocks.hpp); an inlined function's locals
+  // are temporaries.
+  const bool transformedData = block == BlockKind::TransformedData && nesting_ == 0 && !s.inlined;
+  const std::string partition = transformedData && currentBlock_ != nullptr ? currentBlock_->partition : "";
+  const SymbolKind kind = !transformedData    ? symbolKindOf(block)
+                          : partition.empty() ? SymbolKind::SharedData
+                                              : SymbolKind::PartitionData;
+  Type type = resolveType(*s.declType, s.name, kind);
   // Bounds on the generated quantities written out (top-level declarations of the generated
-  // block) are checked on every draw, as Stan checks them.
-  const bool outputQuantity = block == BlockKind::Generated && nesting_ == 0 && s.output;
+  // block) are checked on every draw, as Stan checks them; those of transformed data once they
+  // are computed.
+  const bool outputQuantity = (block == BlockKind::Generated && nesting_ == 0 && s.output) || transformedData;
   if (outputQuantity) checkBounds(*s.declType, type, s.name);
   if (s.declType->offset || s.declType->multiplier)
     diags_.error(s.declType->offset ? s.declType->offsetSpan : s.declType->multiplierSpan,
@@ -584,9 +598,12 @@ void Checker::checkDecl(Stmt& s, BlockKind block) {
                      " block");
   if ((s.declType->lower || s.declType->upper) && !outputQuantity) {
     Span at = s.declType->lower ? s.declType->lowerSpan : s.declType->upperSpan;
-    if (block == BlockKind::Generated)
-      diags_.error(at, "variables declared inside loops, branches and { } cannot have bounds; the generated "
-                       "quantities declared at the top of the generated block can");
+    if (block == BlockKind::Generated || block == BlockKind::TransformedData)
+      diags_.error(at,
+                   std::string("variables declared inside loops, branches and { } cannot have bounds; ") +
+                       (block == BlockKind::Generated ? "the generated quantities declared at the top of the generated"
+                                                      : "those declared at the top of the transformed data") +
+                       " block can");
     else
       diags_.error(at, std::string("variables declared in the ") + blockKeyword(block) +
                            " block cannot have bounds; bounds belong on data, hyperparameters, latents and "
@@ -596,7 +613,11 @@ void Checker::checkDecl(Stmt& s, BlockKind block) {
     Type init = checkExpr(*s.exprs[0]);
     checkAssignable(type, init, s.exprs[0]->span, "the initial value of '" + s.name + "'");
   }
-  s.declared = declare(s.name, symbolKindOf(block), type, s.nameSpan, &s);
+  s.declared = declare(s.name, kind, type, s.nameSpan, &s, partition);
+  if (s.declared != nullptr && transformedData) {
+    s.declared->transformed = true;
+    if (!partition.empty()) s.declared->taint.partitions[partition] = s.declared;
+  }
 }
 
 // An inlined function's argument or result (compiler/desugar/InlineFunctions.hpp): the type
@@ -661,10 +682,12 @@ void Checker::checkAssign(Stmt& s, BlockKind block) {
   const Symbol* sym = root->symbol;
   if (sym == nullptr) return;
   bool ownVariable = (block == BlockKind::Model && sym->kind == SymbolKind::ModelVar) ||
-                     (block == BlockKind::Generated && sym->kind == SymbolKind::GeneratedVar);
+                     (block == BlockKind::Generated && sym->kind == SymbolKind::GeneratedVar) ||
+                     (block == BlockKind::TransformedData && (sym->transformed || sym->kind == SymbolKind::ModelVar));
   if (!ownVariable) {
-    std::string why = sym->isData() ? "data are fixed"
-                      : sym->isLatent() ? "latents are inferred, not computed"
+    std::string why = sym->transformed                   ? "they are computed in the 'transformed data' block only"
+                      : sym->isData()                    ? "data are fixed"
+                      : sym->isLatent()                  ? "latents are inferred, not computed"
                       : sym->kind == SymbolKind::LoopVar ? "the loop sets it"
                                                          : "it belongs to another block";
     Diagnostic& d = diags_.error(root->span, "cannot assign to " + describeVariable(*sym) + ": " + why);

@@ -89,6 +89,7 @@ class Checker {
   // not one fixed expression, so two uses never compare equal.
   std::unordered_set<std::string> reassigned_;
   BlockKind block_ = BlockKind::Data;  // the block being checked (_rng functions: generated only)
+  const Block* currentBlock_ = nullptr;  // the block being checked, outside declaration blocks
   int nesting_ = 0;                    // loops, branches and { } around the statement being checked
   std::vector<Expr*> odeCalls_;        // checked ODE solver calls (CheckOde.cpp)
 

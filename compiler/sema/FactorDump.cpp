@@ -41,7 +41,9 @@ void dumpFactors(std::ostream& out, const CheckedProgram& p, const SourceFile& f
     return s.kind != SymbolKind::ModelVar && s.kind != SymbolKind::LoopVar && s.kind != SymbolKind::GeneratedVar;
   };
   auto roleOf = [](const Symbol& s) {
-    return std::string(symbolKindName(s.kind)) + (s.partition.empty() ? "" : " " + s.partition);
+    const std::string kind =
+        s.transformed ? (s.partition.empty() ? "transformed data" : "transformed data per") : symbolKindName(s.kind);
+    return kind + (s.partition.empty() ? "" : " " + s.partition);
   };
   size_t width = 0;
   for (const auto& s : p.symbols)

@@ -44,6 +44,9 @@ struct Symbol {
   std::string partition;   // PartitionData and Local: their partition
   const Stmt* decl = nullptr;
   bool hasPrior = false;   // latents: appears on the left of '~' or as a density's variate
+  // SharedData and PartitionData: a top-level variable of the transformed data block, computed
+  // when the data are bound (compiler/desugar/TransformedBlocks.hpp), not read from a file.
+  bool transformed = false;
   Taint taint;             // intrinsic for block variables; computed for model/generated/loop variables
 
   bool isLatent() const { return kind == SymbolKind::Hyper || kind == SymbolKind::Global || kind == SymbolKind::Local; }

@@ -47,7 +47,7 @@ typedef double (*pvi_check_fn)(const void *const *shared, const void *const *par
 #define PVI_STATUS_SIZE_MISMATCH (-5)      /* check: two sizes that must be equal differ */
 /* generate: a generated quantity outside its declared bounds; out[0..2] = {the quantity's index
  * among this function's outputs, element (0-based, column-major), 1 below lower / 2 above upper /
- * 3 NaN}, as doubles */
+ * 3 NaN}, as doubles (transform: a transformed data variable, by its index among the outputs) */
 #define PVI_STATUS_GENERATED_OUT_OF_BOUNDS (-6)
 /* generate: an _rng function got arguments outside its domain; out[0..1] = {the call's index in
  * the model description's rng_calls, the element (0-based) of its vectorised arguments} */
@@ -81,7 +81,7 @@ typedef double (*pvi_generate_fn)(const double *z, const double *w, const double
  * their symbols, and the model description (runtime/model/ModelInfo.hpp) an AOT object carries.
  * A model description records the version it was compiled for; the runtime refuses one of
  * another version. Increase it with every incompatible change. */
-#define PVI_FACTOR_ABI_VERSION 3
+#define PVI_FACTOR_ABI_VERSION 4
 
 /* Every generated function, once: X(member, type, partition) for each member of pvi_model_code,
  * in order. `type` is its function pointer type; `partition` is 1 for the functions only a model
@@ -100,7 +100,15 @@ typedef double (*pvi_generate_fn)(const double *z, const double *w, const double
  *     each hyperparameter, then each shared generated quantity (shapes_globals), or each local,
  *     then each partition generated quantity (shapes_partition), its array dims then its vector /
  *     matrix dims, in declaration order. z, w and theta are not read.
- *   *_size: the length of the output of the function before it (out[0]). */
+ *   *_size: the length of the output of the function before it (out[0]).
+ *   transform_shared / transform_partition: the transformed data (ModelInfo's
+ *     data.transformedShared / transformedPartition), computed from the data read from files (the
+ *     partition's: from the shared data with their transformed data appended, and the partition's);
+ *     their values, flattened column-major in declaration order, ints as doubles. z, w and theta
+ *     are not read; `rng` draws the block's _rng calls. transform_*_counts run the same
+ *     statements and write each variable's element count instead (their output has one entry per
+ *     variable). The runtime appends the variables to the data, after those from files, before
+ *     calling anything else but the data checks. */
 #define PVI_MODEL_CODE_FUNCTIONS(X)                 \
   X(prior_value, pvi_factor_fn, 0)                  \
   X(prior_grad, pvi_factor_fn, 0)                   \
@@ -125,7 +133,11 @@ typedef double (*pvi_generate_fn)(const double *z, const double *w, const double
   X(shapes_globals, pvi_output_fn, 0)               \
   X(shapes_globals_size, pvi_dims_fn, 0)            \
   X(shapes_partition, pvi_output_fn, 1)             \
-  X(shapes_partition_size, pvi_dims_fn, 1)
+  X(shapes_partition_size, pvi_dims_fn, 1)          \
+  X(transform_shared_counts, pvi_generate_fn, 0)    \
+  X(transform_shared, pvi_generate_fn, 0)           \
+  X(transform_partition_counts, pvi_generate_fn, 1) \
+  X(transform_partition, pvi_generate_fn, 1)
 
 /* The symbol of a member in an AOT object (and in the JIT's module), e.g. "pvi_prior_dims". */
 #define PVI_ABI_SYMBOL(member) "pvi_" #member

@@ -1,14 +1,15 @@
 #include "runtime/model/CompiledModel.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 
 #include "runtime/model/MemoryLimit.hpp"
+#include "stdlib/kernels/rng/rng.h"
 
 namespace pvi {
 
@@ -84,6 +85,7 @@ CompiledModel::CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlo
       shared_(std::move(shared)),
       partitions_(std::move(partitions)) {
   validate();
+  transformData();
   // Concrete shapes, from the data (the shapes functions read no parameters). Every size is
   // checked against the memory limit before anything of that size is allocated.
   const MemoryLimit limit = memoryLimit();
@@ -509,6 +511,106 @@ std::vector<double> CompiledModel::generate(pvi_generate_fn fn, pvi_dims_fn size
                                std::to_string(at(1) + 1) + " of its arguments) in the generated quantities" + where);
   }
   throw ModelEvaluationError(indexErrorText(status, " in the generated quantities" + where));
+}
+
+void CompiledModel::transformData() {
+  const DataSchema& schema = info_.data;
+  auto append = [](DataBlock& block, const std::vector<DataField>& fields, const std::vector<double>& values,
+                   const std::vector<size_t>& lengths) {
+    size_t at = 0;
+    for (size_t k = 0; k < fields.size(); ++k) {
+      const auto first = values.begin() + static_cast<std::ptrdiff_t>(at);
+      const auto last = first + static_cast<std::ptrdiff_t>(lengths[k]);
+      if (fields[k].isInt) {
+        std::vector<int64_t> ints;
+        ints.reserve(lengths[k]);
+        for (auto it = first; it != last; ++it) ints.push_back(static_cast<int64_t>(*it));
+        block.addInts(std::move(ints));
+      } else {
+        block.addReals(std::vector<double>(first, last));
+      }
+      at += lengths[k];
+    }
+  };
+  std::vector<size_t> lengths;
+  if (!schema.transformedShared.empty()) {
+    const std::vector<double> values = transformed(code_.transform_shared_counts, code_.transform_shared,
+                                                   schema.transformedShared, kSharedBlock, lengths);
+    append(shared_, schema.transformedShared, values, lengths);
+  }
+  if (schema.transformedPartition.empty()) return;
+  for (size_t j = 0; j < partitions_.size(); ++j) {
+    const std::vector<double> values = transformed(code_.transform_partition_counts, code_.transform_partition,
+                                                   schema.transformedPartition, j, lengths);
+    append(partitions_[j], schema.transformedPartition, values, lengths);
+  }
+}
+
+// One run of the transformed data block: each variable's length (in `lengths`) and all their
+// values, in order. Its _rng draws are the same in both runs: each starts from the same state
+// (seed 0, one stream per block: Stan draws them from the run's seed).
+std::vector<double> CompiledModel::transformed(pvi_generate_fn counts, pvi_generate_fn values,
+                                               const std::vector<DataField>& fields, size_t partition,
+                                               std::vector<size_t>& lengths) const {
+  if (counts == nullptr || values == nullptr)
+    throw std::logic_error("the model's code has no transformed data functions");
+  const bool shared = partition == kSharedBlock;
+  const void* const* part = shared ? nullptr : partitions_.at(partition).pointers();
+  const std::string where =
+      shared ? std::string() : " (" + info_.data.partitionName + " " + partitionLabel(partition) + ")";
+  const MemoryLimit limit = memoryLimit();
+  auto run = [&](pvi_generate_fn fn, size_t n) {
+    std::vector<double> out(std::max<size_t>(n, 3));  // a failing function reports where in out[0..2]
+    pvi_rng rng;
+    pvi_rng_seed(&rng, 0, shared ? 0 : 1 + partition);
+    int64_t status = 0;
+    withWorkspace(status, [&](void* ws, int64_t bytes) {
+      return fn(nullptr, nullptr, nullptr, shared_.pointers(), part, out.data(), ws, bytes, &status, &rng);
+    });
+    if (status == 0) {
+      out.resize(n);
+      return out;
+    }
+    auto at = [&](size_t k) { return static_cast<int64_t>(out[k]); };
+    if (status == PVI_STATUS_GENERATED_OUT_OF_BOUNDS) {
+      const int64_t v = at(0);
+      const std::string name =
+          v >= 0 && static_cast<size_t>(v) < fields.size() ? fields[static_cast<size_t>(v)].name : std::string("?");
+      const Transform& t =
+          v >= 0 && static_cast<size_t>(v) < fields.size() ? fields[static_cast<size_t>(v)].transform : Transform{};
+      std::string bounds;
+      if (!t.lower.expr.empty()) bounds += "lower=" + t.lower.expr;
+      if (!t.upper.expr.empty()) bounds += (bounds.empty() ? "" : ", ") + std::string("upper=") + t.upper.expr;
+      const char* what = at(2) == 1 ? "is below its lower bound" : at(2) == 2 ? "is above its upper bound" : "is NaN";
+      throw DataError("the transformed data '" + name + "' " + what + " (element " + std::to_string(at(1) + 1) +
+                      ", declared with <" + bounds + ">)" + where);
+    }
+    if (status == PVI_STATUS_REJECT || status == PVI_STATUS_FATAL_ERROR)
+      throw DataError(std::string("the transformed data block called ") +
+                      (status == PVI_STATUS_REJECT ? "reject" : "fatal_error") + " (its message is on standard error)" +
+                      where);
+    if (status == PVI_STATUS_RNG_DOMAIN) {
+      const int64_t call = at(0);
+      const std::string what = call >= 0 && static_cast<size_t>(call) < info_.rngCalls.size()
+                                   ? info_.rngCalls[static_cast<size_t>(call)]
+                                   : "an _rng function";
+      throw DataError(what + ": arguments outside the distribution's domain (element " + std::to_string(at(1) + 1) +
+                      " of its arguments) in the transformed data" + where);
+    }
+    throw DataError(indexErrorText(status, " in the transformed data" + where));
+  };
+  const std::vector<double> n = run(counts, fields.size());
+  lengths.assign(fields.size(), 0);
+  size_t total = 0;
+  for (size_t k = 0; k < fields.size(); ++k) {
+    if (!(n[k] >= 0)) throw DataError("the transformed data '" + fields[k].name + "' has a negative size" + where);
+    lengths[k] = static_cast<size_t>(n[k]);
+    if (static_cast<long double>(lengths[k]) * sizeof(double) > static_cast<long double>(limit.bytes))
+      throw DataError("the transformed data '" + fields[k].name + "' (" + fields[k].type + ", " +
+                      std::to_string(lengths[k]) + " elements) needs more than " + limit.text() + where);
+    total += lengths[k];
+  }
+  return run(values, total);
 }
 
 }  // namespace pvi

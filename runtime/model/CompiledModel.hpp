@@ -60,6 +60,10 @@ class CompiledModel : public FactorModel {
                              double* gradW, double* gradTheta) const override;
 
   const ModelInfo& info() const { return info_; }
+  // The data as the generated code reads them: those given, then the transformed data computed
+  // from them (ModelInfo's data.transformedShared / transformedPartition).
+  const DataBlock& sharedData() const { return shared_; }
+  const DataBlock& partitionData(size_t partition) const { return partitions_.at(partition); }
   const std::vector<std::string>& partitionLabels() const { return labels_; }
 
   // Names of the unconstrained coordinates of z: the globals' element names ("beta.3"), a
@@ -113,6 +117,10 @@ class CompiledModel : public FactorModel {
   std::vector<double> generate(pvi_generate_fn fn, pvi_dims_fn size, const double* z, const double* w,
                                const double* theta, size_t partition, pvi_rng& rng) const;
   void validate() const;
+  // Computes the transformed data (shared, then each partition's) and appends them to the data.
+  void transformData();
+  std::vector<double> transformed(pvi_generate_fn counts, pvi_generate_fn values, const std::vector<DataField>& fields,
+                                  size_t partition, std::vector<size_t>& lengths) const;
   // Throws DataError when one of `vars`, whose dims start at shapes[*cursor], would need more
   // memory than `limit`; advances *cursor past them. `block` names them in the message.
   void checkSizes(const std::vector<VariableInfo>& vars, const char* block, const std::vector<double>& shapes,

@@ -79,6 +79,12 @@ struct DataSchema {
   std::string partitionName;          // e.g. "client"; empty without partitions
   std::vector<DataField> shared;      // `data { }`, in declaration order
   std::vector<DataField> partition;   // `data per P { }`, in declaration order
+  // The transformed data: computed when the data are bound (transform_shared and
+  // transform_partition, runtime/abi/factor_abi.h) and appended to the shared data, or to each
+  // partition's, after the variables above, in declaration order. Stan's `transformed data`;
+  // also ints the compiler adds for sizes such as `sum(m) - 1` (named by that text).
+  std::vector<DataField> transformedShared;
+  std::vector<DataField> transformedPartition;
   std::vector<SizeCheckInfo> sizeChecks;  // size equalities checked when data are bound
 };
 

@@ -137,6 +137,8 @@ std::string toJson(const ModelInfo& info) {
          {"partition", info.data.partitionName},
          {"data", variables(info.data.shared)},
          {"data_per_partition", variables(info.data.partition)},
+         {"transformed_data", variables(info.data.transformedShared)},
+         {"transformed_data_per_partition", variables(info.data.transformedPartition)},
          {"globals", variables(info.globals)},
          {"hypers", variables(info.hypers)},
          {"locals", variables(info.locals)},
@@ -168,6 +170,8 @@ ModelInfo modelInfoFromJson(const std::string& text) {
     info.data.partitionName = j.at("partition").get<std::string>();
     info.data.shared = variablesFrom(j.at("data"));
     info.data.partition = variablesFrom(j.at("data_per_partition"));
+    info.data.transformedShared = variablesFrom(j.at("transformed_data"));
+    info.data.transformedPartition = variablesFrom(j.at("transformed_data_per_partition"));
     info.globals = variablesFrom(j.at("globals"));
     info.hypers = variablesFrom(j.at("hypers"));
     info.locals = variablesFrom(j.at("locals"));

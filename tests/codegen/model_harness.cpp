@@ -74,7 +74,7 @@ double evalReal(const Expr& e, const std::map<std::string, int64_t>& ints, const
 void generateBlock(const CheckedProgram& program, SymbolKind kind, DataBlock& block, std::map<std::string, int64_t>& ints,
                    std::map<std::string, double>& reals, std::mt19937_64& rng) {
   for (const auto& s : program.symbols) {
-    if (s->kind != kind) continue;
+    if (s->kind != kind || s->transformed) continue;  // transformed data are computed, not given
     const TypeSyntax& ts = *s->decl->declType;
     int64_t count = 1;
     for (const ExprPtr& d : ts.arrayDims) count *= evalInt(*d, ints);
@@ -274,18 +274,20 @@ void expectAotBitIdentical(const Compiled& c, const DataBlock& shared, const std
     pvi_dims_fn size = ofShared ? aot.generate_shared_size : aot.generate_partition_size;
     pvi_generate_fn jitFn = ofShared ? c.jit->code().generate_shared : c.jit->code().generate_partition;
     ASSERT_TRUE(aotFn && size && jitFn) << symbol;
-    const void* const* part = ofShared ? nullptr : partitions.at(0).pointers();
+    // The data with their transformed data, as the models computed them.
+    const void* const* part = ofShared ? nullptr : jitModel.partitionData(0).pointers();
+    const void* const* sharedPtrs = jitModel.sharedData().pointers();
     std::vector<double> w = randomVector(ofShared ? 0 : jitModel.localDim(0), rng, 0.5);
     int64_t dims[3] = {0, 0, 0};
-    size(shared.pointers(), part, dims);
+    size(sharedPtrs, part, dims);
     std::vector<double> out1(static_cast<size_t>(std::max<int64_t>(dims[0], 3))), out2(out1.size()), ws(1 << 16);
     int64_t st1 = 0, st2 = 0;
     pvi_rng rng1, rng2;  // one seed: the same draws
     pvi_rng_seed(&rng1, 7, 0);
     pvi_rng_seed(&rng2, 7, 0);
-    jitFn(z.data(), w.data(), theta.data(), shared.pointers(), part, out1.data(), ws.data(),
+    jitFn(z.data(), w.data(), theta.data(), sharedPtrs, part, out1.data(), ws.data(),
           static_cast<int64_t>(ws.size() * sizeof(double)), &st1, &rng1);
-    aotFn(z.data(), w.data(), theta.data(), shared.pointers(), part, out2.data(), ws.data(),
+    aotFn(z.data(), w.data(), theta.data(), sharedPtrs, part, out2.data(), ws.data(),
           static_cast<int64_t>(ws.size() * sizeof(double)), &st2, &rng2);
     EXPECT_EQ(st1, st2);
     EXPECT_EQ(0, std::memcmp(out1.data(), out2.data(), out1.size() * sizeof(double))) << symbol;

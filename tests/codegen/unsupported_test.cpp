@@ -56,12 +56,12 @@ generated { vector[g[1]] v = rep_vector(a, g[1]); }
 )",
      "5:13: error: not supported by code generation yet: a size of a data, parameter or generated variable that is "
      "not computed from int constants and int data scalars alone"},
-    {"global size from an element of int data", R"(
-data { array[2] int<lower=1> g; }
-global { vector[g[2]] b; }
-model { b ~ normal(0, 1); }
+    {"data size from an element of int data", R"(
+data { array[2] int<lower=1> g; vector[g[1]] y; }
+global { real a; }
+model { a ~ normal(0, 1); y ~ normal(a, 1); }
 )",
-     "3:17: error: not supported by code generation yet: a size of a data, parameter or generated variable that is "
+     "2:40: error: not supported by code generation yet: a size of a data, parameter or generated variable that is "
      "not computed from int constants and int data scalars alone"},
     {"size from an int assigned in a loop", R"(
 data { int N; }
