@@ -76,23 +76,92 @@ void dropPrints(std::vector<StmtPtr>& stmts) {
   }
 }
 
-// Copies of the block's statements. Top-level declarations are outputs of the generated block
-// where `output` is set, temporaries otherwise; they lose their bounds (with a warning): Stan
-// rejects a proposal that violates a transformed parameter's bounds, which the fits here cannot
-// yet, and ending a finished fit at the first draw outside them would lose it. `report`: the
-// model block's copy, which gives the warnings and errors (once for the two copies).
-std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostics& diags) {
+ExprPtr makeExpr(ExprKind kind, Span at, std::string text, std::vector<ExprPtr> args = {}) {
+  auto e = std::make_unique<Expr>();
+  e->kind = kind;
+  e->span = e->nameSpan = at;
+  e->text = std::move(text);
+  e->args = std::move(args);
+  return e;
+}
+
+template <class... A>
+std::vector<ExprPtr> exprs(A&&... a) {
+  std::vector<ExprPtr> v;
+  (v.push_back(std::forward<A>(a)), ...);
+  return v;
+}
+
+// Stan rejects a point where a transformed parameter is outside its declared bounds (its density
+// is zero there). For each bound of `decl`, a copy in the model block, the check
+//   if (!(x >= L)) reject(...)         a real or int
+//   if (!(min(x - L) >= 0)) reject(...) a vector, row_vector or matrix (L a scalar or like x)
+//   if (!(min(x) >= L)) reject(...)     a one-dimensional array (L a scalar)
+// and the same with max and <= for an upper bound; a NaN fails it. Nothing for other arrays.
+std::vector<StmtPtr> boundChecks(const Stmt& decl) {
+  const TypeSyntax& t = *decl.declType;
+  const bool scalar = t.arrayDims.empty() && (t.elem == ElemKind::Real || t.elem == ElemKind::Int);
+  const bool container = t.arrayDims.empty() && !scalar;
+  const bool array = t.arrayDims.size() == 1 && (t.elem == ElemKind::Real || t.elem == ElemKind::Int);
   std::vector<StmtPtr> out;
+  if (!scalar && !container && !array) return out;
+  for (const ExprPtr* bound : {&t.lower, &t.upper}) {
+    if (!*bound) continue;
+    const bool lower = bound == &t.lower;
+    const Span at = lower ? t.lowerSpan : t.upperSpan;
+    const char* reduce = lower ? "min" : "max";
+    const char* op = lower ? ">=" : "<=";
+    ExprPtr x = makeExpr(ExprKind::Name, decl.nameSpan, decl.name);
+    ExprPtr test;
+    if (container) {
+      ExprPtr diff = makeExpr(ExprKind::Binary, at, "-", exprs(std::move(x), cloneExpr(**bound)));
+      test = makeExpr(
+          ExprKind::Binary, at, op,
+          exprs(makeExpr(ExprKind::Call, at, reduce, exprs(std::move(diff))), makeExpr(ExprKind::IntLit, at, "0")));
+    } else {
+      if (array) x = makeExpr(ExprKind::Call, at, reduce, exprs(std::move(x)));
+      test = makeExpr(ExprKind::Binary, at, op, exprs(std::move(x), cloneExpr(**bound)));
+    }
+    const std::string message = "the transformed parameter '" + decl.name + "' is " +
+                                (lower ? "below its lower" : "above its upper") + " bound (" +
+                                (lower ? "lower=" : "upper=") + printExpr(**bound) + ")";
+    auto reject = std::make_unique<Stmt>();
+    reject->kind = StmtKind::Call;
+    reject->span = at;
+    reject->exprs.push_back(makeExpr(ExprKind::Call, at, "reject", exprs(makeExpr(ExprKind::StringLit, at, message))));
+    auto check = std::make_unique<Stmt>();
+    check->kind = StmtKind::If;
+    check->span = at;
+    check->exprs.push_back(makeExpr(ExprKind::Unary, at, "!", exprs(std::move(test))));
+    check->body.push_back(std::move(reject));
+    out.push_back(std::move(check));
+  }
+  return out;
+}
+
+// Copies of the block's statements. Top-level declarations are outputs of the generated block
+// where `output` is set, temporaries otherwise; they lose their bounds, which the model block's
+// copy checks at its end (boundChecks; a point outside them has density zero, as in Stan); the
+// generated block's copy does not check them (ending a finished fit at the first draw outside
+// them would lose it). `report`: the model block's copy, which gives the warnings and errors
+// (once for the two copies).
+std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostics& diags) {
+  std::vector<StmtPtr> out, atEnd;
   if (b == nullptr) return out;
   for (const StmtPtr& s : b->stmts) {
     StmtPtr c = cloneStmt(*s);
     if (c->kind == StmtKind::Decl) {
       c->output = output && s->output;  // an inlined function's temporaries are not written
       TypeSyntax& t = *c->declType;
-      if ((t.lower || t.upper) && report)
-        diags.warning(t.lower ? t.lowerSpan : t.upperSpan,
-                      "the bounds of '" + c->name + "' in the '" + blockKeyword(b->kind) +
-                          "' block are not checked yet: pvic ignores them");
+      if ((t.lower || t.upper) && report && !s->inlined) {
+        std::vector<StmtPtr> checks = boundChecks(*c);
+        if (checks.empty())
+          diags.warning(t.lower ? t.lowerSpan : t.upperSpan,
+                        "the bounds of '" + c->name + "' in the '" + blockKeyword(b->kind) +
+                            "' block are not checked yet (an array of more than one dimension or of vectors): pvic "
+                            "ignores them");
+        for (StmtPtr& check : checks) atEnd.push_back(std::move(check));
+      }
       t.lower.reset();
       t.upper.reset();
       if ((t.offset || t.multiplier) && report)
@@ -105,6 +174,7 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostic
     }
     out.push_back(std::move(c));
   }
+  for (StmtPtr& check : atEnd) out.push_back(std::move(check));
   pruneDensityStatements(out, *b, report, /*inModel=*/report, diags);
   // print, reject and fatal_error run with the model block's copy only: once per evaluation, as
   // Stan runs the transformed parameters'.

@@ -88,6 +88,46 @@ TEST(PrintStatement, TransformedParametersPrintWithTheModelOnly) {
   EXPECT_EQ(prints(c.lowered->generateShared), 0);
 }
 
+// Declared bounds of transformed parameters are checked at the end of the model block's copy, as
+// Stan checks them: outside them (or at NaN) the density is zero; inside, the checks change
+// neither the value nor the gradient.
+TEST(PrintStatement, TransformedParameterBoundsRejectThePointsOutsideThem) {
+  Compiled c = compileModel(R"(
+parameters { real mu; vector[2] v; }
+transformed parameters {
+  real<lower=0> shifted = mu + 1;
+  vector<upper=3>[2] w = v * 2;
+  array[2] real<lower=-1, upper=1> a = {mu, v[1]};
+}
+model { mu ~ normal(0, 1); v ~ normal(0, 1); }
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  EXPECT_EQ(c.front.diags->warningCount(), 0u) << c.errors;
+  CompiledModel m(c.jit->code(), c.lowered->schema, DataBlock{}, {});
+  auto lp = [&](std::vector<double> z, std::string* message = nullptr) {
+    std::vector<double> g(3);
+    double v = 0;
+    const std::string text = stderrOf([&] { v = m.priorLogDensity(z.data(), nullptr, g.data(), nullptr); });
+    if (message != nullptr) *message = text;
+    return std::pair{v, g};
+  };
+  // Inside every bound: three independent N(0, 1) terms, and their gradient -z.
+  const auto [inside, g] = lp({0.5, -0.2, 0.9});
+  EXPECT_NEAR(inside, normalLpdf(0.5, 0, 1) + normalLpdf(-0.2, 0, 1) + normalLpdf(0.9, 0, 1), 1e-12);
+  EXPECT_NEAR(g[0], -0.5, 1e-12);
+  EXPECT_NEAR(g[2], -0.9, 1e-12);
+  std::string message;
+  EXPECT_EQ(lp({-1.5, 0.0, 0.0}, &message).first, -INFINITY);  // shifted = -0.5 < 0
+  EXPECT_NE(message.find("reject: the transformed parameter 'shifted' is below its lower bound (lower=0)"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(lp({0.0, 0.5, 1.6}, &message).first, -INFINITY);  // w[2] = 3.2 > 3
+  EXPECT_NE(message.find("'w' is above its upper bound (upper=3)"), std::string::npos) << message;
+  EXPECT_EQ(lp({0.0, -1.2, 0.0}, &message).first, -INFINITY);  // a[2] = v[1] < -1
+  EXPECT_NE(message.find("'a' is below its lower bound (lower=-1)"), std::string::npos) << message;
+  EXPECT_EQ(lp({NAN, 0.0, 0.0}).first, -INFINITY);
+}
+
 TEST(PrintStatement, FatalErrorInTheModelIsAnEvaluationError) {
   Compiled c = compileModel("parameters { real mu; }\nmodel { mu ~ normal(0, 1); if (mu > 1) fatal_error(\"mu = \", mu); }\n");
   ASSERT_TRUE(c.jit) << c.errors;
