@@ -1,13 +1,15 @@
+#include "compiler/sema/Checker.hpp"
+
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <set>
 
-#include "compiler/sema/Check.hpp"
 #include "compiler/ast/AstWalk.hpp"
 #include "compiler/desugar/IndexingFunctions.hpp"
 #include "compiler/desugar/InlineFunctions.hpp"
 #include "compiler/desugar/TransformedBlocks.hpp"
-#include "compiler/sema/Checker.hpp"
+#include "compiler/sema/Check.hpp"
 
 namespace pvi {
 
@@ -459,8 +461,13 @@ void Checker::reportUnknownName(const std::string& name, Span at) {
     }
   }
   std::vector<std::string> visible;
+  auto identifier = [](const std::string& n) {  // not a size made a transformed int ("sum(m) - 1")
+    return std::all_of(n.begin(), n.end(),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  };
   for (const auto& scope : scopes_)
-    for (const auto& [n, s] : scope) visible.push_back(n);
+    for (const auto& [n, s] : scope)
+      if (identifier(n)) visible.push_back(n);
   std::sort(visible.begin(), visible.end());
   std::string suggestion = closestName(name, visible);
   diags_.error(at, "undefined name '" + name + "'" + (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?"));

@@ -578,12 +578,14 @@ std::vector<double> CompiledModel::transformed(pvi_generate_fn counts, pvi_gener
           v >= 0 && static_cast<size_t>(v) < fields.size() ? fields[static_cast<size_t>(v)].name : std::string("?");
       const Transform& t =
           v >= 0 && static_cast<size_t>(v) < fields.size() ? fields[static_cast<size_t>(v)].transform : Transform{};
+      const std::string element = "element " + std::to_string(at(1) + 1);
+      if (at(2) == 3) throw DataError("the transformed data '" + name + "' is NaN (" + element + ")" + where);
       std::string bounds;
       if (!t.lower.expr.empty()) bounds += "lower=" + t.lower.expr;
       if (!t.upper.expr.empty()) bounds += (bounds.empty() ? "" : ", ") + std::string("upper=") + t.upper.expr;
-      const char* what = at(2) == 1 ? "is below its lower bound" : at(2) == 2 ? "is above its upper bound" : "is NaN";
-      throw DataError("the transformed data '" + name + "' " + what + " (element " + std::to_string(at(1) + 1) +
-                      ", declared with <" + bounds + ">)" + where);
+      const char* what = at(2) == 1 ? "is below its lower bound" : "is above its upper bound";
+      throw DataError("the transformed data '" + name + "' " + what + " (" + element + ", declared with <" + bounds +
+                      ">)" + where);
     }
     if (status == PVI_STATUS_REJECT || status == PVI_STATUS_FATAL_ERROR)
       throw DataError(std::string("the transformed data block called ") +

@@ -178,6 +178,15 @@ TEST(StanOffsetMultiplier, NutsOnEightSchoolsMatchesTheNonCentredReference) {
 // Stan's own NUTS on the same program (tests/posteriordb/bones_data-bones_model/reference.R).
 TEST(StanRaggedLoops, NutsOnBonesMatchesStan) { expectNutsMatchesTheReference("bones_data-bones_model", "model.stan"); }
 
+// posteriordb's gpcm_latent_reg_irt program unchanged, on 63 of its data's 500 persons: its
+// transformed data, computed once in loops and a user function (each item's number of steps m and
+// first position pos, the centred covariates W_adj), size the parameters (vector[sum(m) - 1]) and
+// index them. The reference is Stan's own NUTS on the same program and data
+// (tests/posteriordb/timssAusTwn_irt_60-gpcm_latent_reg_irt/reference.R).
+TEST(StanTransformedData, NutsOnGpcmMatchesStan) {
+  expectNutsMatchesTheReference("timssAusTwn_irt_60-gpcm_latent_reg_irt", "model.stan");
+}
+
 TEST(StanOde, NutsOnLotkaVolterraMatchesTheReference) {
   expectNutsMatchesTheReference("hudson_lynx_hare-lotka_volterra", "model.stan", "--algorithm nuts");
 }

@@ -222,12 +222,16 @@ DataBlock reals(std::vector<double> y) {
   return d;
 }
 
-TEST(TransformedData, DeclaredBoundsAreCheckedWhenTheDataAreBound) {
+// As data read from files, transformed data may not be NaN (pvic's rule; Stan allows it).
+TEST(TransformedData, DeclaredBoundsAndNaNAreCheckedWhenTheDataAreBound) {
   Compiled c = compileModel(R"(
 data { int N; vector[N] y; }
-transformed data { real<lower=0> spread = max(y) - 2; }
+transformed data {
+  real<lower=0> spread = max(y) - 2;
+  vector[N] scaled = (y - min(y)) / (max(y) - min(y));
+}
 parameters { real mu; }
-model { mu ~ normal(0, spread + 1); }
+model { mu ~ normal(0, spread + 1); scaled ~ normal(mu, 1); }
 )");
   ASSERT_TRUE(c.jit) << c.errors;
   EXPECT_NO_THROW(CompiledModel(c.jit->code(), c.lowered->info, reals({1.0, 3.0}), {}));
@@ -236,6 +240,13 @@ model { mu ~ normal(0, spread + 1); }
     FAIL() << "a transformed data value below its bound was accepted";
   } catch (const DataError& e) {
     EXPECT_NE(std::string(e.what()).find("the transformed data 'spread' is below its lower bound"), std::string::npos)
+        << e.what();
+  }
+  try {
+    CompiledModel m(c.jit->code(), c.lowered->info, reals({3.0, 3.0}), {});  // 0 / 0
+    FAIL() << "a NaN transformed data value was accepted";
+  } catch (const DataError& e) {
+    EXPECT_NE(std::string(e.what()).find("the transformed data 'scaled' is NaN (element 1)"), std::string::npos)
         << e.what();
   }
 }
