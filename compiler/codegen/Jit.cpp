@@ -85,6 +85,8 @@ std::unique_ptr<llvm::Module> generatedModule(llvm::LLVMContext& ctx, const Lowe
   emitDimsFunction(*module, model.prior, PVI_ABI_SYMBOL(prior_dims));
   emitDataCheckFunctions(*module, model.sharedCheck, ir::Source::Shared, PVI_ABI_SYMBOL(shared_check),
                          PVI_ABI_SYMBOL(shared_counts));
+  emitDataCheckFunctions(*module, model.sharedCheckTransformed, ir::Source::Shared,
+                         PVI_ABI_SYMBOL(shared_check_transformed), PVI_ABI_SYMBOL(shared_counts_transformed));
   emitOutputFunction(*module, model.constrainGlobals, PVI_ABI_SYMBOL(constrain_globals),
                      PVI_ABI_SYMBOL(constrain_globals_size));
   emitOutputFunction(*module, model.unconstrainGlobals, PVI_ABI_SYMBOL(unconstrain_globals), "");
@@ -101,6 +103,8 @@ std::unique_ptr<llvm::Module> generatedModule(llvm::LLVMContext& ctx, const Lowe
     emitDimsFunction(*module, model.partition, PVI_ABI_SYMBOL(partition_dims));
     emitDataCheckFunctions(*module, model.partitionCheck, ir::Source::Partition, PVI_ABI_SYMBOL(partition_check),
                            PVI_ABI_SYMBOL(partition_counts));
+    emitDataCheckFunctions(*module, model.partitionCheckTransformed, ir::Source::Partition,
+                           PVI_ABI_SYMBOL(partition_check_transformed), PVI_ABI_SYMBOL(partition_counts_transformed));
     emitOutputFunction(*module, model.constrainLocals, PVI_ABI_SYMBOL(constrain_locals),
                        PVI_ABI_SYMBOL(constrain_locals_size));
     emitOutputFunction(*module, model.unconstrainLocals, PVI_ABI_SYMBOL(unconstrain_locals), "");

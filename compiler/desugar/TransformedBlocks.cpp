@@ -13,6 +13,10 @@ namespace pvi {
 
 namespace {
 
+// An inlined function's locals and the inliner's other temporaries (`conditional~1`): not
+// variables of the block they are in.
+bool temporary(const Stmt& s) { return s.inlined || !s.output; }
+
 Block* firstBlock(Program& p, BlockKind kind) {
   for (Block& b : p.blocks)
     if (b.kind == kind) return &b;
@@ -96,13 +100,19 @@ std::vector<ExprPtr> exprs(A&&... a) {
 // is zero there). For each bound of `decl`, a copy in the model block, the check
 //   if (!(x >= L)) reject(...)         a real or int
 //   if (!(min(x - L) >= 0)) reject(...) a vector, row_vector or matrix (L a scalar or like x)
-//   if (!(min(x) >= L)) reject(...)     a one-dimensional array (L a scalar)
-// and the same with max and <= for an upper bound; a NaN fails it. Nothing for other arrays.
+//   if (!(min(x) >= L)) reject(...)     a one-dimensional array of reals, L a number
+// and the same with max and <= for an upper bound; a NaN fails it. Nothing for other arrays (an
+// array's bound may be an array, which min(x) could not be compared with).
 std::vector<StmtPtr> boundChecks(const Stmt& decl) {
   const TypeSyntax& t = *decl.declType;
   const bool scalar = t.arrayDims.empty() && (t.elem == ElemKind::Real || t.elem == ElemKind::Int);
   const bool container = t.arrayDims.empty() && !scalar;
-  const bool array = t.arrayDims.size() == 1 && (t.elem == ElemKind::Real || t.elem == ElemKind::Int);
+  auto number = [](const Expr& e) {
+    const Expr* x = e.kind == ExprKind::Unary && e.text == "-" ? e.args[0].get() : &e;
+    return x->kind == ExprKind::IntLit || x->kind == ExprKind::RealLit;
+  };
+  const bool array = t.arrayDims.size() == 1 && t.elem == ElemKind::Real && (!t.lower || number(*t.lower)) &&
+                     (!t.upper || number(*t.upper));
   std::vector<StmtPtr> out;
   if (!scalar && !container && !array) return out;
   for (const ExprPtr* bound : {&t.lower, &t.upper}) {
@@ -153,13 +163,13 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostic
     if (c->kind == StmtKind::Decl) {
       c->output = output && s->output;  // an inlined function's temporaries are not written
       TypeSyntax& t = *c->declType;
-      if ((t.lower || t.upper) && report && !s->inlined) {
+      if ((t.lower || t.upper) && report && !temporary(*s)) {
         std::vector<StmtPtr> checks = boundChecks(*c);
         if (checks.empty())
           diags.warning(t.lower ? t.lowerSpan : t.upperSpan,
                         "the bounds of '" + c->name + "' in the '" + blockKeyword(b->kind) +
-                            "' block are not checked yet (an array of more than one dimension or of vectors): pvic "
-                            "ignores them");
+                            "' block are not checked yet (only those of reals, ints, vectors, matrices and "
+                            "one-dimensional arrays of reals with number bounds are): pvic ignores them");
         for (StmtPtr& check : checks) atEnd.push_back(std::move(check));
       }
       t.lower.reset();
@@ -216,18 +226,19 @@ void namesRead(const Stmt& s, std::set<std::string>& out) {
   for (const StmtPtr& b : s.body) namesRead(*b, out);
 }
 
-// Whether `e` is arithmetic over literals and names only (what the size functions evaluate).
-bool arithmetic(const Expr& e) {
+// Whether `e` is arithmetic over literals and the given names only (what the size functions
+// evaluate, over the data's int scalars).
+bool arithmetic(const Expr& e, const std::set<std::string>& names) {
   switch (e.kind) {
     case ExprKind::IntLit:
-    case ExprKind::RealLit:
-    case ExprKind::Name: return true;
+    case ExprKind::RealLit: return true;
+    case ExprKind::Name: return names.count(e.text) != 0;
     case ExprKind::Unary:
     case ExprKind::Binary: {
       static const std::set<std::string> ops{"+", "-", "*", "/", "%", "^"};
       if (!ops.count(e.text)) return false;
       for (const ExprPtr& a : e.args)
-        if (!arithmetic(*a)) return false;
+        if (!arithmetic(*a, names)) return false;
       return true;
     }
     default: return false;
@@ -262,16 +273,22 @@ Block& transformedDataBlock(Program& program) {
 // transformed data in any other way (`vector[sum(m) - 1] beta`, `vector[max(y)] v`) becomes an
 // int of the transformed data, named by the expression's text, which then is such a scalar.
 void hoistSizes(Program& program) {
-  std::set<std::string> data;
+  // The data, and in the transformed data block also its temporaries (an inlined function's
+  // result: `vector[twice~1] v` for `vector[twice(N)] v`), which its sizes may read.
+  std::set<std::string> data, temporaries;
   for (const Block& b : program.blocks)
     if (b.kind == BlockKind::Data || b.kind == BlockKind::PartitionData || b.kind == BlockKind::TransformedData)
       for (const StmtPtr& s : b.stmts)
-        if (s->kind == StmtKind::Decl) data.insert(s->name);
+        if (s->kind == StmtKind::Decl) (temporary(*s) ? temporaries : data).insert(s->name);
+  std::set<std::string> withTemporaries = data;
+  withTemporaries.insert(temporaries.begin(), temporaries.end());
   std::set<std::string> hoisted;
   // Returns the declaration for `dim`, or null when it stays.
-  auto hoist = [&](ExprPtr& dim) -> StmtPtr {
-    if (!dim || arithmetic(*dim) || !computedFrom(*dim, data, program)) return nullptr;
-    const std::string name = printExpr(*dim);
+  auto hoist = [&](ExprPtr& dim, bool inTransformedData) -> StmtPtr {
+    if (!dim || arithmetic(*dim, data) || !computedFrom(*dim, inTransformedData ? withTemporaries : data, program))
+      return nullptr;
+    // (A bare name is a temporary's: the int gets a name of its own.)
+    const std::string name = dim->kind == ExprKind::Name ? "(" + dim->text + ")" : printExpr(*dim);
     StmtPtr decl;
     if (hoisted.insert(name).second) {
       decl = std::make_unique<Stmt>();
@@ -298,10 +315,10 @@ void hoistSizes(Program& program) {
       continue;
     std::vector<StmtPtr> stmts;
     for (StmtPtr& s : b.stmts) {
-      if (s->kind == StmtKind::Decl && s->declType && !s->declType->sizesFromValue && !s->inlined)
+      if (s->kind == StmtKind::Decl && s->declType && !s->declType->sizesFromValue && !temporary(*s))
         for (auto* dims : {&s->declType->arrayDims, &s->declType->elemDims})
           for (ExprPtr& d : *dims)
-            if (StmtPtr decl = hoist(d)) (transformed ? stmts : atEnd).push_back(std::move(decl));
+            if (StmtPtr decl = hoist(d, transformed)) (transformed ? stmts : atEnd).push_back(std::move(decl));
       stmts.push_back(std::move(s));
     }
     b.stmts = std::move(stmts);
@@ -314,8 +331,11 @@ void hoistSizes(Program& program) {
 // Transformed data that read per-partition data are computed per partition: the statements of
 // the transformed data block that read or assign per-partition data, or a variable such a
 // statement assigns, move to a block of their own (kind TransformedData, with the partition),
-// in their order; the rest are computed once for the shared data. No shared statement reads a
-// per-partition one's result, so the split keeps the block's meaning.
+// in their order; the rest are computed once for the shared data. A variable a moved statement
+// reads moves too when it is a temporary (it is not data the partition's block could read) or
+// when a later statement assigns it (the moved statement must see its value at its place). So
+// no shared statement reads a per-partition one's result, and every per-partition statement reads
+// shared variables only at their final values: the split keeps the block's meaning.
 void splitPerPartition(Program& program) {
   Block* td = firstBlock(program, BlockKind::TransformedData);
   if (td == nullptr) return;
@@ -325,9 +345,10 @@ void splitPerPartition(Program& program) {
       for (const StmtPtr& s : b.stmts)
         if (s->kind == StmtKind::Decl) partitionOf[s->name] = b.partition;
   if (partitionOf.empty()) return;
-  std::set<std::string> declared;
+  std::set<std::string> declared, temporaries;
   for (const StmtPtr& s : td->stmts)
-    if (s->kind == StmtKind::Decl) declared.insert(s->name);
+    if (s->kind == StmtKind::Decl) (temporary(*s) ? temporaries : declared).insert(s->name);
+  declared.insert(temporaries.begin(), temporaries.end());
   const size_t n = td->stmts.size();
   std::vector<std::set<std::string>> reads(n), writes(n);
   for (size_t i = 0; i < n; ++i) {
@@ -336,18 +357,30 @@ void splitPerPartition(Program& program) {
     writes[i] = assignedBy(s);
     if (s.kind == StmtKind::Decl) writes[i].insert(s.name);
   }
+  auto assignedAfter = [&](const std::string& name, size_t i) {
+    for (size_t j = i + 1; j < n; ++j)
+      if (writes[j].count(name)) return true;
+    return false;
+  };
   std::vector<std::string> part(n);
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = 0; i < n; ++i) {
-      if (!part[i].empty()) continue;
-      for (const auto* names : {&reads[i], &writes[i]})
-        for (const std::string& name : *names)
-          if (auto it = partitionOf.find(name); it != partitionOf.end() && part[i].empty()) part[i] = it->second;
+      if (part[i].empty())
+        for (const auto* names : {&reads[i], &writes[i]})
+          for (const std::string& name : *names)
+            if (auto it = partitionOf.find(name); it != partitionOf.end() && part[i].empty()) {
+              part[i] = it->second;
+              changed = true;
+            }
       if (part[i].empty()) continue;
-      changed = true;
       for (const std::string& w : writes[i])
-        if (declared.count(w)) partitionOf.emplace(w, part[i]);
+        if (declared.count(w) && partitionOf.emplace(w, part[i]).second) changed = true;
+      for (const std::string& r : reads[i])
+        if (declared.count(r) && !partitionOf.count(r) && (temporaries.count(r) || assignedAfter(r, i))) {
+          partitionOf.emplace(r, part[i]);
+          changed = true;
+        }
     }
   }
   std::vector<StmtPtr> shared;
@@ -385,8 +418,7 @@ void prepareTransformedData(Block& td, Diagnostics& diags) {
     if (s->kind == StmtKind::Decl) declared.insert(s->name);
   for (size_t i = 0; i < td.stmts.size(); ++i) {
     const Stmt& s = *td.stmts[i];
-    if (s.kind != StmtKind::Decl || !s.declType || s.inlined)
-      continue;  // (an inlined function's locals are temporaries)
+    if (s.kind != StmtKind::Decl || !s.declType || temporary(s)) continue;
     for (const auto* dims : {&s.declType->arrayDims, &s.declType->elemDims})
       for (const ExprPtr& d : *dims) {
         std::set<std::string> read;

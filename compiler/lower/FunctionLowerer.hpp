@@ -35,7 +35,9 @@ class FunctionLowerer {
   // `isPrior`: the function belongs to the prior (no partition data).
   FunctionLowerer(const CheckedProgram& p, const LoweredModel& layout, ir::Function& f, bool isPrior);
 
-  void runDataCheck(ir::Source source);
+  // The data checks of `source`: bounds, NaN and size checks of the data read from files, or
+  // (afterTransform) the size checks that read transformed data, with every variable bound.
+  void runDataCheck(ir::Source source, bool afterTransform = false);
   void runConstrain(bool locals);
   void runUnconstrain(bool locals);
   bool localBoundsReadGlobals() const;

@@ -79,6 +79,21 @@ class SizeParser {
   std::optional<SizeTerm> sum() { return binary(&SizeParser::product, "+-"); }
   std::optional<SizeTerm> product() { return binary(&SizeParser::unary, "*/%"); }
   std::optional<SizeTerm> unary() {
+    skip();
+    // A size made an int of the transformed data is named by its text ("sum(m) - 1").
+    const Symbol* longest = nullptr;
+    for (const auto& s : p_.symbols)
+      if (s->transformed && s->name.find_first_of("() ~[],+-*/") != std::string::npos &&
+          t_.compare(pos_, s->name.size(), s->name) == 0 &&
+          (longest == nullptr || s->name.size() > longest->name.size()))
+        longest = s.get();
+    if (longest != nullptr) {
+      pos_ += longest->name.size();
+      SizeTerm leaf;
+      leaf.op = 'n';
+      leaf.symbol = longest;
+      return leaf;
+    }
     if (eat('-')) {
       std::optional<SizeTerm> a = unary();
       if (!a) return std::nullopt;
@@ -105,8 +120,7 @@ class SizeParser {
     while (pos_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[pos_])) || t_[pos_] == '_')) ++pos_;
     if (pos_ == begin) return std::nullopt;
     const Symbol* s = p_.find(t_.substr(begin, pos_ - begin));
-    // (Transformed data do not exist yet when the data checks run.)
-    if (s == nullptr || !s->isData() || s->transformed || !s->type.isIntScalar()) return std::nullopt;
+    if (s == nullptr || !s->isData() || !s->type.isIntScalar()) return std::nullopt;
     leaf.op = 'n';
     leaf.symbol = s;
     return leaf;
@@ -116,6 +130,13 @@ class SizeParser {
   const CheckedProgram& p_;
   size_t pos_ = 0;
 };
+
+bool usesTransformedData(const SizeTerm& t) {
+  if (t.op == 'n') return t.symbol->transformed;
+  for (const SizeTerm& a : t.args)
+    if (usesTransformedData(a)) return true;
+  return false;
+}
 
 bool usesPartitionData(const SizeTerm& t) {
   if (t.op == 'n') return t.symbol->kind == SymbolKind::PartitionData;
@@ -152,11 +173,14 @@ FunctionLowerer::FunctionLowerer(const CheckedProgram& p, const LoweredModel& la
 
 // The checks of the data of `source`: every bounded variable, and every real one for NaN.
 // They run before the transformed data are computed: only the data read from files are bound.
-void FunctionLowerer::runDataCheck(ir::Source source) {
-  bindData(layout_.sharedFiles, ir::Source::Shared);
-  if (source == ir::Source::Partition) bindData(layout_.partitionFiles, ir::Source::Partition);
+// After them (afterTransform), every variable is bound and the size checks that read transformed
+// data are made.
+void FunctionLowerer::runDataCheck(ir::Source source, bool afterTransform) {
+  bindData(afterTransform ? layout_.sharedData : layout_.sharedFiles, ir::Source::Shared);
+  if (source == ir::Source::Partition)
+    bindData(afterTransform ? layout_.partitionData : layout_.partitionFiles, ir::Source::Partition);
   const auto& syms = source == ir::Source::Shared ? layout_.sharedFiles : layout_.partitionFiles;
-  for (size_t k = 0; k < syms.size(); ++k) {
+  for (size_t k = 0; k < syms.size() && !afterTransform; ++k) {
     const Symbol* s = syms[k];
     const TypeSyntax& ts = *s->decl->declType;
     if (ts.elem == ElemKind::Int && !ts.lower && !ts.upper) continue;
@@ -166,7 +190,7 @@ void FunctionLowerer::runDataCheck(ir::Source source) {
   // partition check, the others in the shared one.
   for (size_t k = 0; k < layout_.schema.sizeChecks.size(); ++k) {
     const SizeCheckInfo& c = layout_.schema.sizeChecks[k];
-    if (c.partition != (source == ir::Source::Partition)) continue;
+    if (c.partition != (source == ir::Source::Partition) || c.transformed != afterTransform) continue;
     std::function<ValueId(const SizeTerm&)> value = [&](const SizeTerm& t) -> ValueId {
       switch (t.op) {
         case 'c': return constInt(t.value);
@@ -808,9 +832,13 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
     std::optional<lower::SizeTerm> b = lower::SizeParser(c.check.b.text, program).parse();
     if (!a || !b) continue;
     LineCol lc = diags.file().lineCol(c.span.begin);
-    SizeCheckInfo info{c.check.a.text, c.check.b.text, c.check.what, lower::excerpt(diags.file().text(), c.whole),
+    SizeCheckInfo info{c.check.a.text,
+                       c.check.b.text,
+                       c.check.what,
+                       lower::excerpt(diags.file().text(), c.whole),
                        std::to_string(lc.line) + ":" + std::to_string(lc.col),
-                       lower::usesPartitionData(*a) || lower::usesPartitionData(*b)};
+                       lower::usesPartitionData(*a) || lower::usesPartitionData(*b),
+                       lower::usesTransformedData(*a) || lower::usesTransformedData(*b)};
     bool seen = false;
     for (const SizeCheckInfo& o : m.schema.sizeChecks)
       seen = seen || (o.a == info.a && o.b == info.b && o.what == info.what && o.at == info.at);
@@ -819,9 +847,13 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
   try {
     FunctionLowerer(program, m, m.prior, true).run();
     FunctionLowerer(program, m, m.sharedCheck, true).runDataCheck(ir::Source::Shared);
+    m.sharedCheckTransformed.name = "check_shared_transformed";
+    FunctionLowerer(program, m, m.sharedCheckTransformed, true).runDataCheck(ir::Source::Shared, true);
     if (!m.partitionName.empty()) {
       FunctionLowerer(program, m, m.partition, false).run();
       FunctionLowerer(program, m, m.partitionCheck, false).runDataCheck(ir::Source::Partition);
+      m.partitionCheckTransformed.name = "check_partition_transformed";
+      FunctionLowerer(program, m, m.partitionCheckTransformed, false).runDataCheck(ir::Source::Partition, true);
     }
     // The generated quantities are the declarations at the top of the generated block; those
     // inside loops, branches and { } are temporaries, and so are copies of transformed data.

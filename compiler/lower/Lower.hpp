@@ -29,6 +29,8 @@ struct LoweredModel {
   ir::Function partition;                 // empty when the model has no partition
   ir::Function sharedCheck;               // bounds and NaN checks of the shared data
   ir::Function partitionCheck;            // ... and of one partition's data
+  // The counts and size checks of the data with their transformed data (runDataCheck).
+  ir::Function sharedCheckTransformed, partitionCheckTransformed;
   // Output functions: constrained values of the globals then the hyperparameters (from z,
   // theta), of one partition's locals (from w), and the generated quantities that need only
   // the globals and of those that need a partition, each in declaration order, flattened

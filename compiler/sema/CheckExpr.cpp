@@ -448,8 +448,10 @@ Size Checker::sizeValue(const Expr& e) const {
       return Size::constant(v);
     }
     case ExprKind::Name:
+      // (A transformed int assigned again has one value after its block, several inside it.)
       if (e.symbol != nullptr && reassigned_.count(e.symbol->name) &&
-          (e.symbol->kind == SymbolKind::ModelVar || e.symbol->kind == SymbolKind::GeneratedVar)) {
+          (e.symbol->kind == SymbolKind::ModelVar || e.symbol->kind == SymbolKind::GeneratedVar ||
+           (e.symbol->transformed && block_ == BlockKind::TransformedData))) {
         LineCol lc = diags_.file().lineCol(e.span.begin);
         return Size::symbol(e.text + "@" + std::to_string(lc.line) + ":" + std::to_string(lc.col));
       }

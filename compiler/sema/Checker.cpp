@@ -587,8 +587,8 @@ void Checker::checkDecl(Stmt& s, BlockKind block) {
   }
   // A top-level variable of the transformed data is data, of its partition where it reads
   // per-partition data (compiler/desugar/TransformedBlocks.hpp); an inlined function's locals
-  // are temporaries.
-  const bool transformedData = block == BlockKind::TransformedData && nesting_ == 0 && !s.inlined;
+  // and the inliner's other temporaries (Stmt::output false) are temporaries.
+  const bool transformedData = block == BlockKind::TransformedData && nesting_ == 0 && !s.inlined && s.output;
   const std::string partition = transformedData && currentBlock_ != nullptr ? currentBlock_->partition : "";
   const SymbolKind kind = !transformedData    ? symbolKindOf(block)
                           : partition.empty() ? SymbolKind::SharedData

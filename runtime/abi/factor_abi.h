@@ -108,7 +108,10 @@ typedef double (*pvi_generate_fn)(const double *z, const double *w, const double
  *     are not read; `rng` draws the block's _rng calls. transform_*_counts run the same
  *     statements and write each variable's element count instead (their output has one entry per
  *     variable). The runtime appends the variables to the data, after those from files, before
- *     calling anything else but the data checks. */
+ *     calling anything else but the data checks.
+ *   *_counts_transformed, *_check_transformed: the data checks of the data with their transformed
+ *     data appended: the counts of every variable, those read from files then the transformed
+ *     ones, and the size checks that read transformed data (SizeCheckInfo::transformed). */
 #define PVI_MODEL_CODE_FUNCTIONS(X)                 \
   X(prior_value, pvi_factor_fn, 0)                  \
   X(prior_grad, pvi_factor_fn, 0)                   \
@@ -137,7 +140,11 @@ typedef double (*pvi_generate_fn)(const double *z, const double *w, const double
   X(transform_shared_counts, pvi_generate_fn, 0)    \
   X(transform_shared, pvi_generate_fn, 0)           \
   X(transform_partition_counts, pvi_generate_fn, 1) \
-  X(transform_partition, pvi_generate_fn, 1)
+  X(transform_partition, pvi_generate_fn, 1)        \
+  X(shared_counts_transformed, pvi_counts_fn, 0)    \
+  X(shared_check_transformed, pvi_check_fn, 0)      \
+  X(partition_counts_transformed, pvi_counts_fn, 1) \
+  X(partition_check_transformed, pvi_check_fn, 1)
 
 /* The symbol of a member in an AOT object (and in the JIT's module), e.g. "pvi_prior_dims". */
 #define PVI_ABI_SYMBOL(member) "pvi_" #member

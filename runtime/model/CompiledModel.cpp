@@ -532,17 +532,27 @@ void CompiledModel::transformData() {
       at += lengths[k];
     }
   };
+  // Every variable then has the size its declaration gives (from the final values of the
+  // transformed ints), and the size checks that read transformed data are made.
+  auto withTransformed = [](std::vector<DataField> fields, const std::vector<DataField>& transformed) {
+    fields.insert(fields.end(), transformed.begin(), transformed.end());
+    return fields;
+  };
+  // The block runs even without variables: its reject and print statements do.
   std::vector<size_t> lengths;
-  if (!schema.transformedShared.empty()) {
-    const std::vector<double> values = transformed(code_.transform_shared_counts, code_.transform_shared,
-                                                   schema.transformedShared, kSharedBlock, lengths);
-    append(shared_, schema.transformedShared, values, lengths);
-  }
-  if (schema.transformedPartition.empty()) return;
+  if (code_.transform_shared == nullptr) return;  // (code without transformed data functions)
+  const std::vector<double> values = transformed(code_.transform_shared_counts, code_.transform_shared,
+                                                 schema.transformedShared, kSharedBlock, lengths);
+  append(shared_, schema.transformedShared, values, lengths);
+  validateBlock(withTransformed(schema.shared, schema.transformedShared), shared_, nullptr,
+                code_.shared_counts_transformed, code_.shared_check_transformed, "transformed data", kSharedBlock);
   for (size_t j = 0; j < partitions_.size(); ++j) {
     const std::vector<double> values = transformed(code_.transform_partition_counts, code_.transform_partition,
                                                    schema.transformedPartition, j, lengths);
     append(partitions_[j], schema.transformedPartition, values, lengths);
+    validateBlock(withTransformed(schema.partition, schema.transformedPartition), partitions_[j],
+                  partitions_[j].pointers(), code_.partition_counts_transformed, code_.partition_check_transformed,
+                  "transformed data per " + schema.partitionName + " " + partitionLabel(j), j);
   }
 }
 
@@ -604,12 +614,14 @@ std::vector<double> CompiledModel::transformed(pvi_generate_fn counts, pvi_gener
   const std::vector<double> n = run(counts, fields.size());
   lengths.assign(fields.size(), 0);
   size_t total = 0;
+  long double bytes = 0;
   for (size_t k = 0; k < fields.size(); ++k) {
     if (!(n[k] >= 0)) throw DataError("the transformed data '" + fields[k].name + "' has a negative size" + where);
+    bytes += static_cast<long double>(n[k]) * sizeof(double);  // before any conversion: n[k] may be huge
+    if (bytes > static_cast<long double>(limit.bytes))
+      throw DataError("the transformed data up to '" + fields[k].name + "' (" + fields[k].type + ", " +
+                      std::to_string(n[k]) + " elements) need more than " + limit.text() + where);
     lengths[k] = static_cast<size_t>(n[k]);
-    if (static_cast<long double>(lengths[k]) * sizeof(double) > static_cast<long double>(limit.bytes))
-      throw DataError("the transformed data '" + fields[k].name + "' (" + fields[k].type + ", " +
-                      std::to_string(lengths[k]) + " elements) needs more than " + limit.text() + where);
     total += lengths[k];
   }
   return run(values, total);

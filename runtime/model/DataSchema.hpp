@@ -73,6 +73,9 @@ struct SizeCheckInfo {
   std::string expr;        // the source text of the expression or statement (one line)
   std::string at;          // its position, "line:col"
   bool partition = false;  // uses per-partition data: checked for each partition
+  // Uses transformed data: checked once they are computed (shared_check_transformed or
+  // partition_check_transformed).
+  bool transformed = false;
 };
 
 struct DataSchema {

@@ -146,8 +146,13 @@ std::string toJson(const ModelInfo& info) {
          {"generated_partition", variables(info.generatedPartition)}};
   json checks = json::array();
   for (const SizeCheckInfo& c : info.data.sizeChecks)
-    checks.push_back({{"a", c.a}, {"b", c.b}, {"what", c.what}, {"expr", c.expr}, {"at", c.at},
-                      {"partition", c.partition}});
+    checks.push_back({{"a", c.a},
+                      {"b", c.b},
+                      {"what", c.what},
+                      {"expr", c.expr},
+                      {"at", c.at},
+                      {"partition", c.partition},
+                      {"transformed", c.transformed}});
   j["size_checks"] = checks;
   j["rng_calls"] = info.rngCalls;
   j["statements"] = info.statements;
@@ -180,8 +185,9 @@ ModelInfo modelInfoFromJson(const std::string& text) {
     if (j.contains("size_checks"))  // absent: none
       for (const json& c : j.at("size_checks"))
         info.data.sizeChecks.push_back({c.at("a").get<std::string>(), c.at("b").get<std::string>(),
-                                   c.at("what").get<std::string>(), c.at("expr").get<std::string>(),
-                                   c.at("at").get<std::string>(), c.at("partition").get<bool>()});
+                                        c.at("what").get<std::string>(), c.at("expr").get<std::string>(),
+                                        c.at("at").get<std::string>(), c.at("partition").get<bool>(),
+                                        c.value("transformed", false)});
     if (j.contains("rng_calls")) info.rngCalls = j.at("rng_calls").get<std::vector<std::string>>();
     if (j.contains("statements")) info.statements = j.at("statements").get<std::vector<std::string>>();
     return info;

@@ -321,3 +321,140 @@ model { beta ~ normal(v, 1); }
 
 }  // namespace
 }  // namespace pvi::test
+
+namespace pvi::test {
+namespace {
+
+DataBlock ints(std::vector<int64_t> values) {
+  DataBlock d;
+  for (int64_t v : values) d.addInt(v);
+  return d;
+}
+
+// Size equalities that read transformed ints are checked once they are computed: here X * b
+// needs K == Kc, which no data satisfy.
+TEST(TransformedData, SizeChecksThatReadThemAreMadeAfterTheyAreComputed) {
+  Compiled c = compileModel(R"(
+data { int N; int K; matrix[N, K] X; vector[N] y; }
+transformed data { int Kc = K - 1; }
+parameters { vector[Kc] b; }
+model { b ~ normal(0, 1); y ~ normal(X * b, 1); }
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  DataBlock d = ints({2, 3});
+  d.addReals(std::vector<double>(6, 1.0)).addReals({0.5, 1.5});
+  try {
+    CompiledModel m(c.jit->code(), c.lowered->info, d, {});
+    FAIL() << "a size mismatch through a transformed int was not reported";
+  } catch (const DataError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("transformed data"), std::string::npos) << what;
+    EXPECT_NE(what.find("K = 3"), std::string::npos) << what;
+    EXPECT_NE(what.find("Kc = 2"), std::string::npos) << what;
+  }
+}
+
+// A block without variables still runs: its reject validates the data.
+TEST(TransformedData, ABlockWithoutVariablesStillRuns) {
+  Compiled c = compileModel(R"(
+data { int N; }
+transformed data { if (N < 2) reject("need two, got ", N); }
+parameters { real mu; }
+model { mu ~ normal(0, 1); }
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  EXPECT_NO_THROW(CompiledModel(c.jit->code(), c.lowered->info, ints({2}), {}));
+  EXPECT_THROW(CompiledModel(c.jit->code(), c.lowered->info, ints({1}), {}), DataError);
+}
+
+// Per partition: a user function of shared and per-partition arguments (its inlined temporaries
+// move with the statements that read them), a shared variable assigned again after a
+// per-partition statement read it (that statement sees the value at its place), a size computed
+// by a user function, and the inliner's conditional temporaries (not variables of the block).
+TEST(TransformedData, PerPartitionStatementsSeeTheValuesAtTheirPlace) {
+  Compiled a = compileModel(R"(
+functions {
+  vector shift(vector v, real c) { return v - c; }
+  int twice(int k) { return 2 * k; }
+}
+@partition(site)
+data { real c; int K; }
+data per site { int<lower=1> n; vector[n] y; }
+transformed data {
+  vector[n] yc = shift(y, c);
+  real s = c + 1;
+  vector[n] ys = y * s;
+  s = c * 10;
+  vector[twice(K)] ones = rep_vector(1, twice(K));
+  real pick = K > 1 ? c : -c;
+}
+global { real mu; vector[2 * K] b; }
+local per site { real u; }
+model {
+  mu ~ normal(0, 1);
+  b ~ normal(pick, 1);
+  u ~ normal(mu, 1);
+  yc ~ normal(u, 1);
+  ys ~ normal(u + s, 1);
+}
+)");
+  Compiled b = compileModel(R"(
+@partition(site)
+data { real c; int K; }
+data per site { int<lower=1> n; vector[n] y; vector[n] yc; vector[n] ys; }
+global { real mu; vector[2 * K] b; }
+local per site { real u; }
+model {
+  mu ~ normal(0, 1);
+  b ~ normal(K > 1 ? c : -c, 1);
+  u ~ normal(mu, 1);
+  yc ~ normal(u, 1);
+  ys ~ normal(u + c * 10, 1);
+}
+)");
+  ASSERT_TRUE(a.jit) << a.errors;
+  ASSERT_TRUE(b.jit) << b.errors;
+  for (const DataField& f : a.lowered->info.data.transformedShared)
+    EXPECT_EQ(f.name.find("conditional"), std::string::npos) << f.name;
+  const double cValue = 0.7;
+  DataBlock shared;
+  shared.addReal(cValue).addInt(2);
+  std::vector<DataBlock> given, written;
+  for (const std::vector<double>& y : {std::vector<double>{1.0, 2.0}, std::vector<double>{-1.0, 0.5, 3.0}}) {
+    std::vector<double> yc, ys;
+    for (double v : y) {
+      yc.push_back(v - cValue);
+      ys.push_back(v * (cValue + 1));  // s as it was when ys was computed
+    }
+    given.emplace_back().addInt(static_cast<int64_t>(y.size())).addReals(y);
+    written.emplace_back().addInt(static_cast<int64_t>(y.size())).addReals(y).addReals(yc).addReals(ys);
+  }
+  CompiledModel ma(a.jit->code(), a.lowered->info, shared, given);
+  CompiledModel mb(b.jit->code(), b.lowered->info, shared, written);
+  std::mt19937_64 rng(5);
+  expectSamePriorFactor(ma, mb, rng, 2, 0.8);
+  for (size_t j = 0; j < given.size(); ++j) {
+    std::vector<double> z = randomVector(ma.globalDim(), rng), w = randomVector(1, rng);
+    const double va = ma.partitionLogDensity(j, z.data(), w.data(), nullptr, nullptr, nullptr, nullptr);
+    const double vb = mb.partitionLogDensity(j, z.data(), w.data(), nullptr, nullptr, nullptr, nullptr);
+    EXPECT_NEAR(va, vb, 1e-12 * (1 + std::fabs(vb))) << "partition " << j;
+  }
+}
+
+// An array transformed parameter whose bound is an array: not checked (a warning), not an error.
+TEST(TransformedData, ArrayBoundsOfTransformedParametersThatAreArraysWarn) {
+  Compiled c = compileModel(R"(
+data { array[2] real L; }
+parameters { array[2] real a; }
+transformed parameters { array[2] real<lower=L> b = a; }
+model { a ~ normal(0, 1); }
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  const std::string diagnostics = c.front.diags->brief();
+  EXPECT_NE(diagnostics.find("the bounds of 'b' in the 'transformed parameters' block are not checked yet"),
+            std::string::npos)
+      << diagnostics;
+}
+
+}  // namespace
+}  // namespace pvi::test
