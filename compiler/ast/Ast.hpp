@@ -131,8 +131,9 @@ struct Stmt {
   // For, While: {body}; If: {then, else?}; Block: statements
   std::vector<StmtPtr> body;
 
-  // A declaration at the top of the generated block is a generated quantity (written) unless this
-  // is false: a copy of a `transformed data` declaration (compiler/desugar/TransformedBlocks.hpp).
+  // A declaration at the top of the generated block is a generated quantity (written), and one at
+  // the top of transformed data a transformed data variable, unless this is false: a temporary
+  // the inliner made (compiler/desugar/InlineFunctions.hpp).
   bool output = true;
   // A declaration made by inlining a function: what it is, for messages ("argument 'x' of 'f'"),
   // and whether its value must not depend on parameters (a `data` argument).

@@ -68,15 +68,16 @@ std::optional<Program> parseProgram(const SourceFile& file, Diagnostics& diags) 
   lexer.removeErrorListeners();
   lexer.addErrorListener(&listener);
   antlr4::CommonTokenStream tokens(&lexer);
-  // Brackets nested deeper than the rules may be are refused before parsing: ANTLR's prediction
-  // would first look ahead through all of them (10,000 nested { } took 5 s), and each bracket
-  // opens at least one rule, so the parse would stop there anyway.
+  // Brackets nested twice as deep as the rules may be are refused before parsing: ANTLR's
+  // prediction would first look ahead through all of them (10,000 nested { } took 5 s). Each
+  // bracket opens at least one rule, so the parse would stop anyway; below twice the limit it
+  // does, where the rules reach it (the position it reports).
   tokens.fill();
   int depth = 0;
   for (antlr4::Token* t : tokens.getTokens()) {
     const std::string text = t->getText();
     if (text == "{" || text == "(" || text == "[") {
-      if (++depth <= kMaxNesting) continue;
+      if (++depth <= 2 * kMaxNesting) continue;
       const Span at{static_cast<uint32_t>(t->getStartIndex()), static_cast<uint32_t>(t->getStartIndex() + 1)};
       diags.error(
           at, "nesting is too deep: more than " + std::to_string(kMaxNesting) + " levels of expressions or statements");
