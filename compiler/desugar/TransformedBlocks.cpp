@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "compiler/ast/AstBuild.hpp"
 #include "compiler/ast/AstClone.hpp"
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/ast/AstWalk.hpp"
@@ -80,22 +81,6 @@ void dropPrints(std::vector<StmtPtr>& stmts) {
   }
 }
 
-ExprPtr makeExpr(ExprKind kind, Span at, std::string text, std::vector<ExprPtr> args = {}) {
-  auto e = std::make_unique<Expr>();
-  e->kind = kind;
-  e->span = e->nameSpan = at;
-  e->text = std::move(text);
-  e->args = std::move(args);
-  return e;
-}
-
-template <class... A>
-std::vector<ExprPtr> exprs(A&&... a) {
-  std::vector<ExprPtr> v;
-  (v.push_back(std::forward<A>(a)), ...);
-  return v;
-}
-
 // Stan rejects a point where a transformed parameter is outside its declared bounds (its density
 // is zero there). For each bound of `decl`, a copy in the model block, the check
 //   if (!(x >= L)) reject(...)         a real or int
@@ -104,6 +89,7 @@ std::vector<ExprPtr> exprs(A&&... a) {
 // and the same with max and <= for an upper bound; a NaN fails it. Nothing for other arrays (an
 // array's bound may be an array, which min(x) could not be compared with).
 std::vector<StmtPtr> boundChecks(const Stmt& decl) {
+  using namespace build;
   const TypeSyntax& t = *decl.declType;
   const bool scalar = t.arrayDims.empty() && (t.elem == ElemKind::Real || t.elem == ElemKind::Int);
   const bool container = t.arrayDims.empty() && !scalar;
@@ -121,28 +107,23 @@ std::vector<StmtPtr> boundChecks(const Stmt& decl) {
     const Span at = lower ? t.lowerSpan : t.upperSpan;
     const char* reduce = lower ? "min" : "max";
     const char* op = lower ? ">=" : "<=";
-    ExprPtr x = makeExpr(ExprKind::Name, decl.nameSpan, decl.name);
+    ExprPtr x = node(ExprKind::Name, decl.nameSpan, decl.name);
     ExprPtr test;
     if (container) {
-      ExprPtr diff = makeExpr(ExprKind::Binary, at, "-", exprs(std::move(x), cloneExpr(**bound)));
-      test = makeExpr(
-          ExprKind::Binary, at, op,
-          exprs(makeExpr(ExprKind::Call, at, reduce, exprs(std::move(diff))), makeExpr(ExprKind::IntLit, at, "0")));
+      ExprPtr diff = node(ExprKind::Binary, at, "-", list(std::move(x), cloneExpr(**bound)));
+      test = node(ExprKind::Binary, at, op,
+                  list(call(reduce, at, list(std::move(diff))), node(ExprKind::IntLit, at, "0")));
     } else {
-      if (array) x = makeExpr(ExprKind::Call, at, reduce, exprs(std::move(x)));
-      test = makeExpr(ExprKind::Binary, at, op, exprs(std::move(x), cloneExpr(**bound)));
+      if (array) x = call(reduce, at, list(std::move(x)));
+      test = node(ExprKind::Binary, at, op, list(std::move(x), cloneExpr(**bound)));
     }
     const std::string message = "the transformed parameter '" + decl.name + "' is " +
                                 (lower ? "below its lower" : "above its upper") + " bound (" +
                                 (lower ? "lower=" : "upper=") + printExpr(**bound) + ")";
-    auto reject = std::make_unique<Stmt>();
-    reject->kind = StmtKind::Call;
-    reject->span = at;
-    reject->exprs.push_back(makeExpr(ExprKind::Call, at, "reject", exprs(makeExpr(ExprKind::StringLit, at, message))));
-    auto check = std::make_unique<Stmt>();
-    check->kind = StmtKind::If;
-    check->span = at;
-    check->exprs.push_back(makeExpr(ExprKind::Unary, at, "!", exprs(std::move(test))));
+    StmtPtr reject = statement(StmtKind::Call, at);
+    reject->exprs.push_back(call("reject", at, list(node(ExprKind::StringLit, at, message))));
+    StmtPtr check = statement(StmtKind::If, at);
+    check->exprs.push_back(node(ExprKind::Unary, at, "!", list(std::move(test))));
     check->body.push_back(std::move(reject));
     out.push_back(std::move(check));
   }

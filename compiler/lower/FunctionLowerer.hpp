@@ -74,6 +74,7 @@ class FunctionLowerer {
   ValueId elementCount(const VType& t);
   ValueId intArith(const std::string& op, ValueId a, ValueId b);
   ValueId outputValue(ValueId v, ValueId offset, const std::string& what);
+  ValueId valueOf(const Symbol& s);
   void checkBounds(ValueId v, const TypeSyntax& ts, int64_t index, const std::string& name);
   bool inThisFactor(const Stmt& s) const;
   void statements(const BlockKind kind);

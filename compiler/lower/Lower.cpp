@@ -343,11 +343,7 @@ void FunctionLowerer::runGenerate(const std::vector<const Stmt*>& decls, std::ve
   for (size_t k = 0; k < decls.size(); ++k) {
     const Stmt* s = decls[k];
     span_ = s->span;
-    Expr ref;
-    ref.kind = ExprKind::Name;
-    ref.text = s->name;
-    ref.symbol = s->declared;
-    const ValueId v = name(ref);
+    const ValueId v = valueOf(*s->declared);
     const VType& t = f_.at(v).type;
     for (int d = 0; d < t.rank; ++d)
       if (!fromIntDataScalars(t.dims[d])) throw Unsupported{s->declType->span, kSizeNotFromData};
@@ -375,11 +371,7 @@ void FunctionLowerer::runTransform(bool partition, bool counts, std::vector<RngS
   for (size_t k = 0; k < outputs.size(); ++k) {
     const Symbol* s = outputs[k];
     span_ = s->decl->span;
-    Expr ref;
-    ref.kind = ExprKind::Name;
-    ref.text = s->name;
-    ref.symbol = s;
-    const ValueId v = name(ref);
+    const ValueId v = valueOf(*s);
     if (counts) {
       offset = outputValue(toReal(elementCount(f_.at(v).type)), offset, s->name);
       continue;
@@ -403,6 +395,15 @@ void FunctionLowerer::run() {
   if (!isPrior_) bindParams(layout_.locals, ir::Input::W, true);
   analyse(BlockKind::Model, {});
   statements(BlockKind::Model);
+}
+
+// A variable's final value, as a reference to it at the end of the function reads it.
+ValueId FunctionLowerer::valueOf(const Symbol& s) {
+  Expr ref;
+  ref.kind = ExprKind::Name;
+  ref.text = s.name;
+  ref.symbol = &s;
+  return name(ref);
 }
 
 ValueId FunctionLowerer::outputValue(ValueId v, ValueId offset, const std::string& what) {

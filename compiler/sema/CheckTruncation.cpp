@@ -9,6 +9,7 @@
 // discrete D, L - 1 in place of L (P(y >= L) = 1 - F(L - 1)), as Stan does. The range check is
 // control flow, so it is kept only where it reads data alone (FactorAssignment.cpp removes it
 // otherwise: a latent variate stays within its declared bounds).
+#include "compiler/ast/AstBuild.hpp"
 #include "compiler/ast/AstClone.hpp"
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/sema/Checker.hpp"
@@ -16,47 +17,8 @@
 
 namespace pvi {
 
-namespace {
-
-ExprPtr node(ExprKind kind, Span at, std::string text, std::vector<ExprPtr> args = {}) {
-  auto e = std::make_unique<Expr>();
-  e->kind = kind;
-  e->span = at;
-  e->nameSpan = at;
-  e->text = std::move(text);
-  e->args = std::move(args);
-  return e;
-}
-
-ExprPtr call(const std::string& fn, Span at, std::vector<ExprPtr> args, bool conditional = false) {
-  ExprPtr e = node(ExprKind::Call, at, fn, std::move(args));
-  e->conditional = conditional;
-  return e;
-}
-
-// The expressions given, as the argument list of a node (unique_ptrs cannot be listed in braces).
-template <class... E>
-std::vector<ExprPtr> list(E&&... e) {
-  std::vector<ExprPtr> out;
-  (out.push_back(std::forward<E>(e)), ...);
-  return out;
-}
-
-ExprPtr binary(const std::string& op, ExprPtr a, ExprPtr b) {
-  const Span at = a->span;
-  return node(ExprKind::Binary, at, op, list(std::move(a), std::move(b)));
-}
-
-StmtPtr statement(StmtKind kind, Span at) {
-  auto s = std::make_unique<Stmt>();
-  s->kind = kind;
-  s->span = at;
-  return s;
-}
-
-}  // namespace
-
 void Checker::checkTruncation(Stmt& s, const stdlib::DistributionEntry& d) {
+  using namespace build;
   const Span at = s.truncSpan;
   if (!s.truncLower && !s.truncUpper) {
     diags_.error(at, "a truncation needs a lower or an upper bound: T[L, U], T[L, ] or T[, U]");

@@ -25,6 +25,14 @@ thread_local ThreadScratch scratch;
 
 constexpr size_t kShared = static_cast<size_t>(-1);  // CompiledModel::generate: no partition
 
+// "lower=0, upper=1", as declared.
+std::string declaredBounds(const Transform& t) {
+  std::string bounds;
+  if (!t.lower.expr.empty()) bounds += "lower=" + t.lower.expr;
+  if (!t.upper.expr.empty()) bounds += (bounds.empty() ? "" : ", ") + std::string("upper=") + t.upper.expr;
+  return bounds;
+}
+
 // "the generated quantity 'y_rep.3' is below its lower bound (lower=0)": a bounds failure
 // {variable, element, kind} of a generate function (PVI_STATUS_GENERATED_OUT_OF_BOUNDS).
 std::string generatedOutOfBounds(const std::vector<VariableInfo>& infos, const VariableLayout& layout, int64_t var,
@@ -36,9 +44,7 @@ std::string generatedOutOfBounds(const std::vector<VariableInfo>& infos, const V
   const std::string name = element >= 0 && static_cast<size_t>(element) < v.size
                                ? layout.elementNames().at(v.offset + static_cast<size_t>(element))  // as in the CSV
                                : v.name;
-  std::string bounds;
-  if (!t.lower.expr.empty()) bounds += "lower=" + t.lower.expr;
-  if (!t.upper.expr.empty()) bounds += (bounds.empty() ? "" : ", ") + std::string("upper=") + t.upper.expr;
+  const std::string bounds = declaredBounds(t);
   const char* what = kind == 1 ? "is below its lower bound" : kind == 2 ? "is above its upper bound" : "is NaN";
   return "the generated quantity '" + name + "' " + what + " (declared with <" + bounds + ">)";
 }
@@ -590,9 +596,7 @@ std::vector<double> CompiledModel::transformed(pvi_generate_fn counts, pvi_gener
           v >= 0 && static_cast<size_t>(v) < fields.size() ? fields[static_cast<size_t>(v)].transform : Transform{};
       const std::string element = "element " + std::to_string(at(1) + 1);
       if (at(2) == 3) throw DataError("the transformed data '" + name + "' is NaN (" + element + ")" + where);
-      std::string bounds;
-      if (!t.lower.expr.empty()) bounds += "lower=" + t.lower.expr;
-      if (!t.upper.expr.empty()) bounds += (bounds.empty() ? "" : ", ") + std::string("upper=") + t.upper.expr;
+      const std::string bounds = declaredBounds(t);
       const char* what = at(2) == 1 ? "is below its lower bound" : "is above its upper bound";
       throw DataError("the transformed data '" + name + "' " + what + " (" + element + ", declared with <" + bounds +
                       ">)" + where);

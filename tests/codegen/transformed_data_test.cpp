@@ -14,6 +14,23 @@
 namespace pvi::test {
 namespace {
 
+// a and b have the same partition factors (values, and with `gradients` their gradients) at a
+// random point per partition (one local each), within 1e-12 relative, b being the reference.
+void expectSamePartitionFactors(const CompiledModel& a, const CompiledModel& b, std::mt19937_64& rng, bool gradients) {
+  for (size_t j = 0; j < a.numPartitions(); ++j) {
+    std::vector<double> z = randomVector(a.globalDim(), rng), w = randomVector(1, rng);
+    std::vector<double> gza(z.size()), gzb(z.size()), gwa(1), gwb(1);
+    const double va = a.partitionLogDensity(j, z.data(), w.data(), nullptr, gradients ? gza.data() : nullptr,
+                                            gradients ? gwa.data() : nullptr, nullptr);
+    const double vb = b.partitionLogDensity(j, z.data(), w.data(), nullptr, gradients ? gzb.data() : nullptr,
+                                            gradients ? gwb.data() : nullptr, nullptr);
+    EXPECT_NEAR(va, vb, 1e-12 * (1 + std::fabs(vb))) << "partition " << j;
+    if (!gradients) continue;
+    for (size_t i = 0; i < z.size(); ++i) EXPECT_NEAR(gza[i], gzb[i], 1e-12 * (1 + std::fabs(gzb[i])));
+    EXPECT_NEAR(gwa[0], gwb[0], 1e-12 * (1 + std::fabs(gwb[0])));
+  }
+}
+
 // gpcm_latent_reg_irt's pattern (posteriordb): each item's number of steps and its first position
 // in beta, computed in loops, size the parameters and index them.
 const char* kLoopsModel = R"(
@@ -166,15 +183,7 @@ TEST(TransformedData, PerPartitionValuesAreComputedForEachPartition) {
   ASSERT_EQ(ma.globalDim(), 1u + 4u);
   std::mt19937_64 rng(11);
   expectSamePriorFactor(ma, mb, rng, 2, 0.8);
-  for (size_t j = 0; j < ys.size(); ++j) {
-    std::vector<double> z = randomVector(ma.globalDim(), rng), w = randomVector(1, rng);
-    std::vector<double> gza(z.size()), gzb(z.size()), gwa(1), gwb(1);
-    const double va = ma.partitionLogDensity(j, z.data(), w.data(), nullptr, gza.data(), gwa.data(), nullptr);
-    const double vb = mb.partitionLogDensity(j, z.data(), w.data(), nullptr, gzb.data(), gwb.data(), nullptr);
-    EXPECT_NEAR(va, vb, 1e-12 * (1 + std::fabs(vb))) << "partition " << j;
-    for (size_t i = 0; i < z.size(); ++i) EXPECT_NEAR(gza[i], gzb[i], 1e-12 * (1 + std::fabs(gzb[i])));
-    EXPECT_NEAR(gwa[0], gwb[0], 1e-12 * (1 + std::fabs(gwb[0])));
-  }
+  expectSamePartitionFactors(ma, mb, rng, true);
   checkGradients(ma, rng);
   expectAotBitIdentical(a, shared, given, rng, "transformed_data_per_partition");
 }
@@ -433,12 +442,7 @@ model {
   CompiledModel mb(b.jit->code(), b.lowered->info, shared, written);
   std::mt19937_64 rng(5);
   expectSamePriorFactor(ma, mb, rng, 2, 0.8);
-  for (size_t j = 0; j < given.size(); ++j) {
-    std::vector<double> z = randomVector(ma.globalDim(), rng), w = randomVector(1, rng);
-    const double va = ma.partitionLogDensity(j, z.data(), w.data(), nullptr, nullptr, nullptr, nullptr);
-    const double vb = mb.partitionLogDensity(j, z.data(), w.data(), nullptr, nullptr, nullptr, nullptr);
-    EXPECT_NEAR(va, vb, 1e-12 * (1 + std::fabs(vb))) << "partition " << j;
-  }
+  expectSamePartitionFactors(ma, mb, rng, false);
 }
 
 // An array transformed parameter whose bound is an array: not checked (a warning), not an error.
