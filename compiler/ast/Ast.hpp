@@ -46,6 +46,10 @@ struct Expr {
   std::string text;           // literal spelling, variable or function name, or operator
   Span nameSpan;              // Call: the function name
   bool conditional = false;   // Call written with '|'
+  // Index made by a pass (compiler/desugar/DeclaredChecks.hpp) to read a declaration's bound at
+  // an element: when args[0] is not an array (a scalar bound), the checker makes the expression
+  // args[0] itself.
+  bool broadcast = false;
   std::vector<ExprPtr> args;
   std::vector<IndexSyntax> indices;
   // Call of an ODE solver: the ODE system's function, taken out of `args` by the checker, and for

@@ -15,6 +15,7 @@ ExprPtr cloneExpr(const Expr& e) {
   out->text = e.text;
   out->nameSpan = e.nameSpan;
   out->conditional = e.conditional;
+  out->broadcast = e.broadcast;
   out->callee = e.callee;
   out->calleeSpan = e.calleeSpan;
   for (const ExprPtr& a : e.args) out->args.push_back(cloneExpr(*a));

@@ -5,10 +5,10 @@
 #include <set>
 #include <string>
 
-#include "compiler/ast/AstBuild.hpp"
 #include "compiler/ast/AstClone.hpp"
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/ast/AstWalk.hpp"
+#include "compiler/desugar/DeclaredChecks.hpp"
 
 namespace pvi {
 
@@ -48,15 +48,21 @@ void pruneDensityStatements(std::vector<StmtPtr>& stmts, const Block& b, bool re
   stmts = std::move(kept);
 }
 
-// A constrained type (simplex, corr_matrix, ...) outside the parameters: Stan checks the values,
-// which pvic does not yet; the declaration becomes a plain vector or matrix, with a warning.
-void dropConstraint(TypeSyntax& t, const std::string& name, const std::string& block, bool report, Diagnostics& diags) {
-  if (t.constraint == VectorConstraint::None) return;
-  if (report)
-    diags.warning(t.span, std::string("'") + name + "' in the '" + block + "' block is a " +
-                              constraintKeyword(t.constraint) + " that is not checked yet: pvic treats it as a " +
-                              elemKeyword(t.elem));
-  t.constraint = VectorConstraint::None;
+// The checks of the constrained types (simplex, corr_matrix, ...) of the top-level declarations
+// of `stmts` (compiler/desugar/DeclaredChecks.hpp), which become plain vectors and matrices.
+std::vector<StmtPtr> constrainedTypeChecks(std::vector<StmtPtr>& stmts, const std::string& what) {
+  std::vector<StmtPtr> checks;
+  for (StmtPtr& s : stmts) {
+    if (s->kind != StmtKind::Decl || !s->declType || s->declType->constraint == VectorConstraint::None) continue;
+    if (!temporary(*s))
+      for (StmtPtr& c : declaredChecks(*s, /*bounds=*/false, what)) checks.push_back(std::move(c));
+    s->declType->constraint = VectorConstraint::None;
+  }
+  return checks;
+}
+
+void append(std::vector<StmtPtr>& stmts, std::vector<StmtPtr> more) {
+  for (StmtPtr& s : more) stmts.push_back(std::move(s));
 }
 
 // Removes the print, reject and fatal_error statements (and branches of nothing else) from stmts
@@ -81,60 +87,11 @@ void dropPrints(std::vector<StmtPtr>& stmts) {
   }
 }
 
-// Stan rejects a point where a transformed parameter is outside its declared bounds (its density
-// is zero there). For each bound of `decl`, a copy in the model block, the check
-//   if (!(x >= L)) reject(...)         a real or int
-//   if (!(min(x - L) >= 0)) reject(...) a vector, row_vector or matrix (L a scalar or like x)
-//   if (!(min(x) >= L)) reject(...)     a one-dimensional array of reals, L a number
-// and the same with max and <= for an upper bound; a NaN fails it. Nothing for other arrays (an
-// array's bound may be an array, which min(x) could not be compared with).
-std::vector<StmtPtr> boundChecks(const Stmt& decl) {
-  using namespace build;
-  const TypeSyntax& t = *decl.declType;
-  const bool scalar = t.arrayDims.empty() && (t.elem == ElemKind::Real || t.elem == ElemKind::Int);
-  const bool container = t.arrayDims.empty() && !scalar;
-  auto number = [](const Expr& e) {
-    const Expr* x = e.kind == ExprKind::Unary && e.text == "-" ? e.args[0].get() : &e;
-    return x->kind == ExprKind::IntLit || x->kind == ExprKind::RealLit;
-  };
-  const bool array = t.arrayDims.size() == 1 && t.elem == ElemKind::Real && (!t.lower || number(*t.lower)) &&
-                     (!t.upper || number(*t.upper));
-  std::vector<StmtPtr> out;
-  if (!scalar && !container && !array) return out;
-  for (const ExprPtr* bound : {&t.lower, &t.upper}) {
-    if (!*bound) continue;
-    const bool lower = bound == &t.lower;
-    const Span at = lower ? t.lowerSpan : t.upperSpan;
-    const char* reduce = lower ? "min" : "max";
-    const char* op = lower ? ">=" : "<=";
-    ExprPtr x = node(ExprKind::Name, decl.nameSpan, decl.name);
-    ExprPtr test;
-    if (container) {
-      ExprPtr diff = node(ExprKind::Binary, at, "-", list(std::move(x), cloneExpr(**bound)));
-      test = node(ExprKind::Binary, at, op,
-                  list(call(reduce, at, list(std::move(diff))), node(ExprKind::IntLit, at, "0")));
-    } else {
-      if (array) x = call(reduce, at, list(std::move(x)));
-      test = node(ExprKind::Binary, at, op, list(std::move(x), cloneExpr(**bound)));
-    }
-    const std::string message = "the transformed parameter '" + decl.name + "' is " +
-                                (lower ? "below its lower" : "above its upper") + " bound (" +
-                                (lower ? "lower=" : "upper=") + printExpr(**bound) + ")";
-    StmtPtr reject = statement(StmtKind::Call, at);
-    reject->exprs.push_back(call("reject", at, list(node(ExprKind::StringLit, at, message))));
-    StmtPtr check = statement(StmtKind::If, at);
-    check->exprs.push_back(node(ExprKind::Unary, at, "!", list(std::move(test))));
-    check->body.push_back(std::move(reject));
-    out.push_back(std::move(check));
-  }
-  return out;
-}
-
 // Copies of the block's statements. Top-level declarations are outputs of the generated block
-// where `output` is set, temporaries otherwise; they lose their bounds, which the model block's
-// copy checks at its end (boundChecks; a point outside them has density zero, as in Stan); the
-// generated block's copy does not check them (ending a finished fit at the first draw outside
-// them would lose it). `report`: the model block's copy, which gives the warnings and errors
+// where `output` is set, temporaries otherwise; they lose their bounds and constrained types,
+// which the model block's copy checks at its end (a point where they fail has density zero, as
+// in Stan); the generated block's copy does not check them (ending a finished fit at the first
+// draw that fails them would lose it). `report`: the model block's copy, which gives the errors
 // (once for the two copies).
 std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostics& diags) {
   std::vector<StmtPtr> out, atEnd;
@@ -144,15 +101,9 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostic
     if (c->kind == StmtKind::Decl) {
       c->output = output && s->output;  // an inlined function's temporaries are not written
       TypeSyntax& t = *c->declType;
-      if ((t.lower || t.upper) && report && !temporary(*s)) {
-        std::vector<StmtPtr> checks = boundChecks(*c);
-        if (checks.empty())
-          diags.warning(t.lower ? t.lowerSpan : t.upperSpan,
-                        "the bounds of '" + c->name + "' in the '" + blockKeyword(b->kind) +
-                            "' block are not checked yet (only those of reals, ints, vectors, matrices and "
-                            "one-dimensional arrays of reals with number bounds are): pvic ignores them");
-        for (StmtPtr& check : checks) atEnd.push_back(std::move(check));
-      }
+      if (report && !temporary(*s))
+        for (StmtPtr& check : declaredChecks(*s, /*bounds=*/true, "the transformed parameter"))
+          atEnd.push_back(std::move(check));
       t.lower.reset();
       t.upper.reset();
       if ((t.offset || t.multiplier) && report)
@@ -161,7 +112,7 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostic
                         blockKeyword(b->kind) + "' block");
       t.offset.reset();
       t.multiplier.reset();
-      dropConstraint(t, c->name, blockKeyword(b->kind), report, diags);
+      t.constraint = VectorConstraint::None;
     }
     out.push_back(std::move(c));
   }
@@ -378,7 +329,7 @@ void splitPerPartition(Program& program) {
 }
 
 // The transformed data declarations: bounds stay (checked once the block has run), constrained
-// types become plain ones (with a warning), offset and multiplier are errors, and `~` and
+// types are checked at the end of the block, offset and multiplier are errors, and `~` and
 // `target +=` are reported and removed.
 void prepareTransformedData(Block& td, Diagnostics& diags) {
   for (StmtPtr& s : td.stmts) {
@@ -389,8 +340,8 @@ void prepareTransformedData(Block& td, Diagnostics& diags) {
                   "offset and multiplier belong on parameters; '" + s->name + "' is in the 'transformed data' block");
     t.offset.reset();
     t.multiplier.reset();
-    dropConstraint(t, s->name, "transformed data", true, diags);
   }
+  append(td.stmts, constrainedTypeChecks(td.stmts, "the transformed data"));
   pruneDensityStatements(td.stmts, td, true, false, diags);
   // Elsewhere a transformed data variable is read with the sizes its declaration gives, computed
   // from the block's final values: an int that sizes a variable may not change after it.
@@ -419,6 +370,27 @@ void prepareTransformedData(Block& td, Diagnostics& diags) {
   }
 }
 
+// Stan's rule: transformed parameters are assigned in their block only. `declared`: their
+// top-level declarations by name; `stmts`: the model or generated block's own statements.
+void refuseAssignments(const std::vector<StmtPtr>& stmts, const std::map<std::string, const Stmt*>& declared,
+                       const Block& b, Diagnostics& diags) {
+  for (const StmtPtr& s : stmts) {
+    if (s->kind == StmtKind::Assign && !s->exprs.empty()) {
+      const Expr* lhs = s->exprs[0].get();
+      while (lhs->kind == ExprKind::Index && !lhs->args.empty()) lhs = lhs->args[0].get();
+      const auto d = lhs->kind == ExprKind::Name ? declared.find(lhs->text) : declared.end();
+      if (d != declared.end()) {
+        Diagnostic& e = diags.error(
+            lhs->span, "cannot assign to the transformed parameter '" + lhs->text + "' in the '" +
+                           (b.spelling.empty() ? std::string(blockKeyword(b.kind)) : b.spelling) +
+                           "' block: transformed parameters are computed in the 'transformed parameters' block only");
+        Diagnostics::note(e, d->second->nameSpan, "'" + lhs->text + "' is declared here");
+      }
+    }
+    refuseAssignments(s->body, declared, b, diags);
+  }
+}
+
 // `copied` followed by the block's own statements.
 void prepend(Block& b, std::vector<StmtPtr> copied) {
   for (StmtPtr& s : b.stmts) copied.push_back(std::move(s));
@@ -428,11 +400,18 @@ void prepend(Block& b, std::vector<StmtPtr> copied) {
 }  // namespace
 
 void inlineTransformedBlocks(Program& program, Diagnostics& diags) {
-  // The generated quantities' own constrained declarations (before the copies are added).
+  // The generated quantities' own constrained declarations, checked at the end of their block
+  // (before the copies are added at its top).
   if (Block* generated = firstBlock(program, BlockKind::Generated))
-    for (StmtPtr& s : generated->stmts)
-      if (s->kind == StmtKind::Decl && s->declType) dropConstraint(*s->declType, s->name, "generated quantities", true, diags);
+    append(generated->stmts, constrainedTypeChecks(generated->stmts, "the generated quantity"));
   if (Block* data = firstBlock(program, BlockKind::TransformedData)) prepareTransformedData(*data, diags);
+  // The data's constrained types, checked first in the transformed data (Stan checks them when
+  // it reads the data; per-partition data's move to their partition's block below).
+  std::vector<StmtPtr> dataChecks;
+  for (Block& b : program.blocks)
+    if (b.kind == BlockKind::Data || b.kind == BlockKind::PartitionData)
+      append(dataChecks, constrainedTypeChecks(b.stmts, "the data"));
+  if (!dataChecks.empty()) prepend(transformedDataBlock(program), std::move(dataChecks));
   hoistSizes(program);
   splitPerPartition(program);
 
@@ -448,6 +427,11 @@ void inlineTransformedBlocks(Program& program, Diagnostics& diags) {
     program.blocks.push_back(std::move(generated));
     parameters = firstBlock(program, BlockKind::TransformedParameters);  // push_back may have moved the blocks
   }
+  std::map<std::string, const Stmt*> declared;
+  for (const StmtPtr& s : parameters->stmts)
+    if (s->kind == StmtKind::Decl && !temporary(*s)) declared[s->name] = s.get();
+  for (BlockKind kind : {BlockKind::Model, BlockKind::Generated})
+    if (const Block* b = firstBlock(program, kind)) refuseAssignments(b->stmts, declared, *b, diags);
   if (Block* model = firstBlock(program, BlockKind::Model)) prepend(*model, copies(parameters, true, true, diags));
   if (Block* generated = firstBlock(program, BlockKind::Generated))
     prepend(*generated, copies(parameters, true, false, diags));

@@ -17,11 +17,12 @@
 // block computes them again for the output, where a top-level declaration is written (as Stan
 // writes transformed parameters, before the generated quantities). A program without a generated
 // block gets one when it has transformed parameters. The original block is left empty, so that
-// the checker still sees it in its place (block order, duplicates). Its bounds are checked at the
-// end of the model block's copy: a point outside them has density zero (reject), as in Stan.
-// Constrained types (simplex, corr_matrix, ...) there and in generated quantities are not
-// checked yet, which a warning says. The copies keep the original spans, so a diagnostic points at the
-// transformed block (the checker's diagnostics are deduplicated: the two copies report one).
+// the checker still sees it in its place (block order, duplicates). Its bounds and constrained
+// types are checked at the end of the model block's copy: a point where they fail has density
+// zero (reject), as in Stan. Those of transformed data and generated quantities are checked at
+// the end of their blocks (compiler/desugar/DeclaredChecks.hpp). The copies keep the original
+// spans, so a diagnostic points at the transformed block (the checker's diagnostics are
+// deduplicated: the two copies report one).
 #include "compiler/ast/Ast.hpp"
 #include "compiler/diagnostics/Diagnostics.hpp"
 

@@ -369,6 +369,11 @@ Type Checker::checkCall(Expr& e) {
 
 Type Checker::checkIndex(Expr& e) {
   Type base = checkExpr(*e.args[0]);
+  if (e.broadcast && base.arrayDims.empty()) {  // a scalar bound, the same at every element
+    Expr bound = std::move(*e.args[0]);
+    e = std::move(bound);
+    return base;
+  }
   // Dimensions of the indexed value, outermost first: array dims, then rows / columns.
   enum class Dim { Array, Rows, Cols };
   struct D {

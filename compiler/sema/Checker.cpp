@@ -572,11 +572,15 @@ const FunctionDef* Checker::userFunction(const std::string& name) const {
   return nullptr;
 }
 
-// Constrained vectors are parameters for now: elsewhere their values would need a check.
+// Constrained types of data, transformed data and parameters and generated quantities are
+// checked (compiler/desugar/DeclaredChecks.hpp), and made plain types before the checker runs;
+// those left are local variables, which Stan refuses too.
 void Checker::refuseConstraint(const TypeSyntax& ts, const std::string& where) {
-  diags_.error(ts.span, std::string("'") + constraintKeyword(ts.constraint) +
-                            "' is supported for parameters (the 'parameters', 'global' and 'local' blocks) only "
-                            "yet, not in the '" + where + "' block; declare a " + elemKeyword(ts.elem) + " here");
+  diags_.error(ts.span, std::string("a local variable cannot be a ") + constraintKeyword(ts.constraint) +
+                            " (here in the '" + where +
+                            "' block; as in Stan, constrained types are for the variables declared at the top of "
+                            "the data, parameters, transformed and generated quantities blocks); declare a " +
+                            elemKeyword(ts.elem) + " here");
 }
 
 void Checker::checkDecl(Stmt& s, BlockKind block) {

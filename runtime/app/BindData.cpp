@@ -17,7 +17,7 @@ bool hasExtension(const std::string& path, const char* ext) {
 
 }  // namespace
 
-BoundModel bindData(const LoadedModel& m, const DataCli& d) {
+BoundModel bindData(const LoadedModel& m, const DataCli& d, std::uint64_t seed) {
   DataSources s;
   BoundModel out;
   if (!d.data.empty()) {
@@ -46,7 +46,7 @@ BoundModel bindData(const LoadedModel& m, const DataCli& d) {
   BoundData bound = loadData(m.info.data, s);
   out.notes = bound.notes;
   out.model = std::make_unique<CompiledModel>(m.code, m.info, std::move(bound.shared), std::move(bound.partitions),
-                                              bound.labels, bound.locator());
+                                              bound.labels, bound.locator(), seed);
   return out;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 // Loads the data named on the command line and binds them to the model, validated.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,8 +20,9 @@ struct BoundModel {
 void printNotes(const std::string& program, const BoundModel& bound);
 
 // Throws DataError (a bad file, a value that does not fit the model) or std::invalid_argument
-// (options that do not fit together).
-BoundModel bindData(const LoadedModel& model, const DataCli& data);
+// (options that do not fit together). `seed` seeds the transformed data's _rng draws: the run's
+// --seed (default 1, as a fit's).
+BoundModel bindData(const LoadedModel& model, const DataCli& data, std::uint64_t seed = 1);
 
 // The exit code for an error from bindData: kExitUsage for a data file that cannot be read (or
 // is empty), kExitInvalid otherwise.

@@ -129,7 +129,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     options.laplaceStart = fitCli.start == "laplace";
     if (fitCli.warmup >= 0) options.sampling.warmup = static_cast<std::size_t>(fitCli.warmup);
     options.sampling.draws = outCli.draws;
-    bound = bindData(lm, data);
+    bound = bindData(lm, data, options.seed);
     printNotes(program, bound);
     // Refuses bad options, and a family or draws too large for memory, before anything runs,
     // and says what auto picked.

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/model/MemoryLimit.hpp"
+#include "stdlib/kernels/arith/arith.h"
 #include "stdlib/kernels/rng/rng.h"
 
 namespace pvi {
@@ -77,17 +78,18 @@ ModelInfo infoWithSchema(const DataSchema& schema) {
 
 CompiledModel::CompiledModel(const pvi_model_code& code, const DataSchema& schema, DataBlock shared,
                              std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels,
-                             DataLocator locator)
-    : CompiledModel(code, infoWithSchema(schema), std::move(shared), std::move(partitions),
-                    std::move(partitionLabels), std::move(locator)) {}
+                             DataLocator locator, std::uint64_t seed)
+    : CompiledModel(code, infoWithSchema(schema), std::move(shared), std::move(partitions), std::move(partitionLabels),
+                    std::move(locator), seed) {}
 
 CompiledModel::CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlock shared,
                              std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels,
-                             DataLocator locator)
+                             DataLocator locator, std::uint64_t seed)
     : code_(code),
       info_(std::move(info)),
       labels_(std::move(partitionLabels)),
       locator_(std::move(locator)),
+      seed_(seed),
       shared_(std::move(shared)),
       partitions_(std::move(partitions)) {
   validate();
@@ -320,7 +322,7 @@ double CompiledModel::call(pvi_factor_fn fn, const double* z, const double* w, c
   });
   if (status == PVI_STATUS_REJECT) return -std::numeric_limits<double>::infinity();  // zero density there
   if (status == PVI_STATUS_FATAL_ERROR)
-    throw ModelEvaluationError("the model called fatal_error (its message is on standard error)");
+    throw ModelEvaluationError(std::string("the model called fatal_error: ") + pvi_last_message());
   if (status != 0) throw ModelEvaluationError(indexErrorText(status));  // the caller names the partition
   return v;
 }
@@ -506,8 +508,8 @@ std::vector<double> CompiledModel::generate(pvi_generate_fn fn, pvi_dims_fn size
   }
   if (status == PVI_STATUS_REJECT || status == PVI_STATUS_FATAL_ERROR)
     throw ModelEvaluationError(std::string("the generated quantities called ") +
-                               (status == PVI_STATUS_REJECT ? "reject" : "fatal_error") +
-                               " (its message is on standard error)" + where);
+                               (status == PVI_STATUS_REJECT ? "reject" : "fatal_error") + where + ": " +
+                               pvi_last_message());
   if (status == PVI_STATUS_RNG_DOMAIN) {
     const int64_t call = at(0);
     const std::string what = call >= 0 && static_cast<size_t>(call) < info_.rngCalls.size()
@@ -564,7 +566,8 @@ void CompiledModel::transformData() {
 
 // One run of the transformed data block: each variable's length (in `lengths`) and all their
 // values, in order. Its _rng draws are the same in both runs: each starts from the same state
-// (seed 0, one stream per block: Stan draws them from the run's seed).
+// (the run's seed, as in Stan; a stream per block, counted down from the top so that they are
+// not the streams of the draws or the generated quantities).
 std::vector<double> CompiledModel::transformed(pvi_generate_fn counts, pvi_generate_fn values,
                                                const std::vector<DataField>& fields, size_t partition,
                                                std::vector<size_t>& lengths) const {
@@ -578,7 +581,7 @@ std::vector<double> CompiledModel::transformed(pvi_generate_fn counts, pvi_gener
   auto run = [&](pvi_generate_fn fn, size_t n) {
     std::vector<double> out(std::max<size_t>(n, 3));  // a failing function reports where in out[0..2]
     pvi_rng rng;
-    pvi_rng_seed(&rng, 0, shared ? 0 : 1 + partition);
+    pvi_rng_seed(&rng, seed_, ~uint64_t{0} - 1 - (shared ? 0 : 1 + partition));
     int64_t status = 0;
     withWorkspace(status, [&](void* ws, int64_t bytes) {
       return fn(nullptr, nullptr, nullptr, shared_.pointers(), part, out.data(), ws, bytes, &status, &rng);
@@ -601,10 +604,13 @@ std::vector<double> CompiledModel::transformed(pvi_generate_fn counts, pvi_gener
       throw DataError("the transformed data '" + name + "' " + what + " (" + element + ", declared with <" + bounds +
                       ">)" + where);
     }
-    if (status == PVI_STATUS_REJECT || status == PVI_STATUS_FATAL_ERROR)
+    if (status == PVI_STATUS_REJECT || status == PVI_STATUS_FATAL_ERROR) {
+      // The checks of the data's constrained types run here too (compiler/desugar/DeclaredChecks.hpp).
+      const std::string message = pvi_last_message();
+      if (message.rfind("the data '", 0) == 0) throw DataError(message + where);
       throw DataError(std::string("the transformed data block called ") +
-                      (status == PVI_STATUS_REJECT ? "reject" : "fatal_error") + " (its message is on standard error)" +
-                      where);
+                      (status == PVI_STATUS_REJECT ? "reject" : "fatal_error") + where + ": " + message);
+    }
     if (status == PVI_STATUS_RNG_DOMAIN) {
       const int64_t call = at(0);
       const std::string what = call >= 0 && static_cast<size_t>(call) < info_.rngCalls.size()

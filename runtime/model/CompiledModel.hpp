@@ -1,5 +1,6 @@
 #pragma once
 // A FactorModel backed by generated code (JIT or AOT) through the factor ABI, with its data.
+#include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -40,13 +41,14 @@ class CompiledModel : public FactorModel {
   // NaN) before any evaluation, and refuses parameters and generated quantities too large for
   // memory (memoryLimit()) before allocating them; throws DataError. Partition labels name partitions in messages
   // (default: 1, 2, ...); a locator, when given, names where a bad element came from.
+  // `seed` seeds the transformed data's _rng draws (a run's --seed).
   CompiledModel(const pvi_model_code& code, const DataSchema& schema, DataBlock shared,
                 std::vector<DataBlock> partitions, std::vector<std::string> partitionLabels = {},
-                DataLocator locator = {});
+                DataLocator locator = {}, std::uint64_t seed = 0);
 
   // With the model's full description: also names, shapes and the output maps below.
   CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlock shared, std::vector<DataBlock> partitions,
-                std::vector<std::string> partitionLabels = {}, DataLocator locator = {});
+                std::vector<std::string> partitionLabels = {}, DataLocator locator = {}, std::uint64_t seed = 0);
 
   size_t globalDim() const override { return dimZ_; }
   size_t hyperDim() const override { return dimTheta_; }
@@ -135,6 +137,7 @@ class CompiledModel : public FactorModel {
   ModelInfo info_;
   std::vector<std::string> labels_;
   DataLocator locator_;
+  std::uint64_t seed_ = 0;  // of the transformed data's draws
   VariableLayout parameters_, generatedShared_;
   std::vector<VariableLayout> locals_, generatedPartition_;
   DataBlock shared_;

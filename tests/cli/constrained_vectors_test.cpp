@@ -83,16 +83,29 @@ TEST(ConstrainedVectors, VariationalMomentsOfLaterGlobalsAreTheirOwn) {
   EXPECT_NEAR(moments["nu"].second, 2, 0.3);
 }
 
-TEST(ConstrainedVectors, RefusedOutsideParameters) {
+// Data of a constrained type are checked when they are bound, as Stan checks them; a local
+// variable of a constrained type is refused, as in Stan.
+TEST(ConstrainedVectors, DataAreCheckedAndLocalsRefused) {
   TempDir dir;
   const fs::path model = dir.path / "data_simplex.stan";
-  std::ofstream(model) << "data { simplex[3] w; }\nparameters { real mu; }\nmodel { mu ~ normal(0, 1); }\n";
-  const ProcessResult r = run(pvic() + " check " + model.string());
+  std::ofstream(model) << "data { simplex[3] w; }\nparameters { real mu; }\nmodel { mu ~ normal(w[1], 1); }\n";
+  std::ofstream(dir.path / "valid.json") << R"({"w": [0.2, 0.3, 0.5]})";
+  std::ofstream(dir.path / "invalid.json") << R"({"w": [0.2, 0.3, 0.6]})";
+  const std::string run = pvic() + " run " + model.string() +
+                          " --algorithm nuts --chains 1 --warmup 100 --draws 100 -o " +
+                          (dir.path / "fit.csv").string() + " --progress never --data ";
+  ProcessResult r = pvi::test::run(run + (dir.path / "valid.json").string());
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  r = pvi::test::run(run + (dir.path / "invalid.json").string());
   EXPECT_EQ(r.exitCode, 1) << r.err;
-  EXPECT_NE(r.err.find("'simplex' is supported for parameters (the 'parameters', 'global' and 'local' blocks) only "
-                       "yet, not in the 'data' block"),
+  EXPECT_NE(r.err.find("the data 'w' is not a valid simplex: its elements must be >= 0 and sum to 1 (within 1e-8)"),
             std::string::npos)
       << r.err;
+  const fs::path local = dir.path / "local_simplex.stan";
+  std::ofstream(local) << "parameters { real mu; }\nmodel { simplex[2] q = [0.5, 0.5]'; mu ~ normal(q[1], 1); }\n";
+  r = pvi::test::run(pvic() + " check " + local.string());
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_NE(r.err.find("2:9: error: a local variable cannot be a simplex"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -1,9 +1,15 @@
 #pragma once
 // Compiles a .pvi program with the JIT and binds generated or given data, for the code
 // generation tests.
+#include <unistd.h>
+
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -55,5 +61,25 @@ void expectAotBitIdentical(const Compiled& c, const DataBlock& shared, const std
 // Central finite-difference gradient of f at x.
 std::vector<double> finiteDifference(const std::function<double(const std::vector<double>&)>& f,
                                      std::vector<double> x, double h = 1e-6);
+
+// What `f` writes to stderr (file descriptor 2), through a temporary file.
+template <class F>
+std::string stderrOf(F f) {
+  std::fflush(stderr);
+  char path[] = "/tmp/pvi_print_testXXXXXX";
+  const int fd = mkstemp(path);
+  const int saved = dup(2);
+  dup2(fd, 2);
+  f();
+  std::fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  close(fd);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(path);
+  return text.str();
+}
 
 }  // namespace pvi::test

@@ -12,6 +12,7 @@
 
 namespace {
 thread_local std::string line;
+thread_local std::string lastMessage;  // of the last reject or fatal_error, whether shown or not
 std::atomic<int64_t> rejectMessages{0};
 constexpr int64_t kMaxRejectMessages = 20;
 
@@ -48,7 +49,10 @@ void pvi_print_ints(int64_t n, const int64_t* x, int64_t rank) {
 }
 void pvi_print_reals(int64_t n, const double* x, int64_t rank) { appendAll(n, x, rank, appendReal); }
 
+const char* pvi_last_message(void) { return lastMessage.c_str(); }
+
 void pvi_print_end(int64_t kind) {
+  if (kind != 0) lastMessage = line;
   if (kind == 1) {
     const int64_t k = rejectMessages++;
     if (k > kMaxRejectMessages) return;
