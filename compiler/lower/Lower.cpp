@@ -905,6 +905,19 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
       m.statements.push_back(std::to_string(lc.line) + ":" + std::to_string(lc.col) + ": " +
                              lower::excerpt(diags.file().text(), s));
     }
+    // The messages of reject and fatal_error end with where the statement is, as Stan's do:
+    // "sigma is implausible (at model.stan:12:5)".
+    for (ir::Function* f : {&m.prior, &m.partition, &m.generateShared, &m.generatePartition, &m.transformShared,
+                            &m.transformSharedCounts, &m.transformPartition, &m.transformPartitionCounts})
+      for (ir::Inst& i : f->insts) {
+        if (i.op != ir::Op::Print || i.name == "print" || i.site < 0 ||
+            static_cast<size_t>(i.site) >= m.statementSpans.size())
+          continue;
+        const LineCol lc = diags.file().lineCol(m.statementSpans[static_cast<size_t>(i.site)].begin);
+        i.operands.push_back(ir::kNone);
+        i.texts.push_back(" (at " + diags.file().path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col) +
+                          ")");
+      }
   } catch (lower::Unsupported& u) {
     diags.error(u.span, "not supported by code generation yet: " + u.what);
     return std::nullopt;

@@ -16,6 +16,16 @@ namespace pvi {
 
 namespace {
 
+// Names a partition in this thread's reject and fatal_error messages while it lives
+// (pvi_print_context): "reject (district 12): ...".
+class PrintContext {
+ public:
+  explicit PrintContext(const std::string* where) { pvi_print_context(where != nullptr ? where->c_str() : nullptr); }
+  ~PrintContext() { pvi_print_context(nullptr); }
+  PrintContext(const PrintContext&) = delete;
+  PrintContext& operator=(const PrintContext&) = delete;
+};
+
 // Scratch that lives as long as the thread: the workspace of generated code, and gradient
 // outputs the caller did not ask for.
 struct ThreadScratch {
@@ -92,6 +102,8 @@ CompiledModel::CompiledModel(const pvi_model_code& code, ModelInfo info, DataBlo
       seed_(seed),
       shared_(std::move(shared)),
       partitions_(std::move(partitions)) {
+  for (size_t j = 0; j < partitions_.size(); ++j)
+    printContexts_.push_back(info_.data.partitionName + " " + partitionLabel(j));
   validate();
   transformData();
   // Concrete shapes, from the data (the shapes functions read no parameters). Every size is
@@ -350,6 +362,7 @@ double CompiledModel::priorLogDensity(const double* z, const double* theta, doub
 double CompiledModel::partitionLogDensity(size_t partition, const double* z, const double* w, const double* theta,
                                           double* gradZ, double* gradW, double* gradTheta) const {
   const void* const* part = partitions_.at(partition).pointers();
+  const PrintContext context(&printContexts_[partition]);
   if (gradZ == nullptr && gradW == nullptr && gradTheta == nullptr)
     return call(code_.partition_value, z, w, theta, part, nullptr, nullptr, nullptr);
   size_t dw = dimW_[partition];
@@ -487,6 +500,7 @@ std::vector<double> CompiledModel::generate(pvi_generate_fn fn, pvi_dims_fn size
   if (fn == nullptr || size == nullptr) throw std::logic_error("the model's code has no such generate function");
   const bool shared = partition == kShared;
   const void* const* part = shared ? nullptr : partitions_.at(partition).pointers();
+  const PrintContext context(shared ? nullptr : &printContexts_[partition]);
   int64_t dims[3] = {0, 0, 0};
   size(shared_.pointers(), part, dims);
   // At least three entries: a failing function reports where in out[0..2].
@@ -575,6 +589,7 @@ std::vector<double> CompiledModel::transformed(pvi_generate_fn counts, pvi_gener
     throw std::logic_error("the model's code has no transformed data functions");
   const bool shared = partition == kSharedBlock;
   const void* const* part = shared ? nullptr : partitions_.at(partition).pointers();
+  const PrintContext context(shared ? nullptr : &printContexts_[partition]);
   const std::string where =
       shared ? std::string() : " (" + info_.data.partitionName + " " + partitionLabel(partition) + ")";
   const MemoryLimit limit = memoryLimit();

@@ -136,6 +136,7 @@ class CompiledModel : public FactorModel {
   pvi_model_code code_;
   ModelInfo info_;
   std::vector<std::string> labels_;
+  std::vector<std::string> printContexts_;  // "district 12": what reject messages name (pvi_print_context)
   DataLocator locator_;
   std::uint64_t seed_ = 0;  // of the transformed data's draws
   VariableLayout parameters_, generatedShared_;

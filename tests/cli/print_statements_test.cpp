@@ -67,6 +67,7 @@ TEST(PrintStatements, PrintWritesEachDrawAndRejectRestrictsThePosterior) {
   // reject: no draw above 1, the messages shown and then capped (20 and a note).
   for (double twice : written) EXPECT_LE(twice, 2.0);
   EXPECT_NE(r.err.find("reject: mu too large: "), std::string::npos);
+  EXPECT_NE(r.err.find(" (at " + model.string() + ":4:15)\n"), std::string::npos) << r.err;  // the statement
   EXPECT_EQ(rejects, 21);
   EXPECT_NE(r.err.find("reject: (further reject messages are not shown)"), std::string::npos);
   const nlohmann::json summary = nlohmann::json::parse(slurp(dir.path / "fit-summary.json"));

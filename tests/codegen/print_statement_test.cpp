@@ -118,8 +118,36 @@ TEST(PrintStatement, FatalErrorInTheModelIsAnEvaluationError) {
       message = e.what();
     }
   });
-  EXPECT_EQ(printed, "fatal_error: mu = 1.5\n");
-  EXPECT_NE(message.find("the model called fatal_error"), std::string::npos) << message;
+  EXPECT_EQ(printed, "fatal_error: mu = 1.5 (at test.pvi:2:40)\n");
+  EXPECT_NE(message.find("the model called fatal_error: mu = 1.5 (at test.pvi:2:40)"), std::string::npos) << message;
+}
+
+// reject and fatal_error name their statement (file:line:column), and in a partition's factor the
+// partition.
+TEST(PrintStatement, RejectNamesTheStatementAndThePartition) {
+  Compiled c = compileModel(R"(@partition(site)
+data per site { int<lower=1> n; vector[n] y; }
+global { real mu; }
+model {
+  mu ~ normal(0, 1);
+  if (max(y) > 10) reject("y too large: ", max(y));
+  y ~ normal(mu, 1);
+}
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  std::vector<DataBlock> parts(2);
+  parts[0].addInt(2).addReals({1.0, 2.0});
+  parts[1].addInt(2).addReals({1.0, 20.0});
+  CompiledModel m(c.jit->code(), c.lowered->info, DataBlock{}, parts, {"north", "south"});
+  const double mu = 0.5;
+  double north = 0, south = 0;
+  EXPECT_EQ(stderrOf([&] { north = m.partitionLogDensity(0, &mu, nullptr, nullptr, nullptr, nullptr, nullptr); }), "");
+  EXPECT_NEAR(north, normalLpdf(1.0, mu, 1) + normalLpdf(2.0, mu, 1), 1e-12);
+  EXPECT_EQ(stderrOf([&] { south = m.partitionLogDensity(1, &mu, nullptr, nullptr, nullptr, nullptr, nullptr); }),
+            "reject (site south): y too large: 20 (at test.pvi:6:20)\n");
+  EXPECT_EQ(south, -INFINITY);
+  // The prior's messages name no partition.
+  EXPECT_EQ(stderrOf([&] { m.priorLogDensity(&mu, nullptr, nullptr, nullptr); }), "");
 }
 
 }  // namespace

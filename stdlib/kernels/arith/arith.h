@@ -39,8 +39,11 @@ void pvi_print_ints(int64_t n, const int64_t *x, int64_t rank);
 void pvi_print_reals(int64_t n, const double *x, int64_t rank);
 void pvi_print_end(int64_t kind);
 /* For the runtime (not generated code): the message of this thread's last reject or fatal_error,
- * shown or not, so that an error that stops a run can carry it. */
+ * shown or not, so that an error that stops a run can carry it; and where this thread evaluates
+ * (a partition: "district 12"; null for none), which those messages then name:
+ * "reject (district 12): ...". */
 const char *pvi_last_message(void);
+void pvi_print_context(const char *where);
 /* An int array of n copies of x (an int variable initialised with one value, as rep_array(0, n)). */
 void pvi_fill_int(int64_t n, int64_t x, int64_t *out);
 /* The largest (largest != 0) or smallest element of an int array, 0 when n is 0: bounds the sizes

@@ -13,6 +13,7 @@
 namespace {
 thread_local std::string line;
 thread_local std::string lastMessage;  // of the last reject or fatal_error, whether shown or not
+thread_local const char* context = nullptr;  // pvi_print_context's
 std::atomic<int64_t> rejectMessages{0};
 constexpr int64_t kMaxRejectMessages = 20;
 
@@ -51,16 +52,19 @@ void pvi_print_reals(int64_t n, const double* x, int64_t rank) { appendAll(n, x,
 
 const char* pvi_last_message(void) { return lastMessage.c_str(); }
 
+void pvi_print_context(const char* where) { context = where; }
+
 void pvi_print_end(int64_t kind) {
   if (kind != 0) lastMessage = line;
+  const std::string where = context != nullptr ? std::string(" (") + context + ")" : std::string();
   if (kind == 1) {
     const int64_t k = rejectMessages++;
     if (k > kMaxRejectMessages) return;
     write(k == kMaxRejectMessages ? std::string("reject: (further reject messages are not shown)\n")
-                                  : "reject: " + line + "\n");
+                                  : "reject" + where + ": " + line + "\n");
     return;
   }
-  write((kind == 2 ? "fatal_error: " : "") + line + "\n");
+  write((kind == 2 ? "fatal_error" + where + ": " : std::string()) + line + "\n");
 }
 
 }  // extern "C"
