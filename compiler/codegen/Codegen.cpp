@@ -453,7 +453,7 @@ class Emitter {
           b_.CreateMemSet(ptrs_[k], b_.getInt8(0), b_.CreateMul(count(i.type), i64(8)), llvm::MaybeAlign(8));
           break;
         case Op::AddTarget:
-          if (!i.fused) addTarget(load(ptrOf(i.operands[0])));
+          if (!i.fused) addTarget(load(ptrOf(i.operands[0])), i.site);
           break;
         case Op::Output: {
           llvm::Value* dest = b_.CreateGEP(b_.getDoubleTy(), arg(5), intOf(i.operands[1]));
@@ -817,7 +817,21 @@ class Emitter {
     failCheck(i64(i.imm), a, c, PVI_STATUS_SIZE_MISMATCH);
     b_.SetInsertPoint(ok);
   }
-  void addTarget(llvm::Value* v) { b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(b_.getDoubleTy(), target_), v), target_); }
+  // target += v; a v that is not finite notes its statement's site (pvi_note_nonfinite), so that
+  // the runtime can say which statement made the log density -inf or NaN.
+  void addTarget(llvm::Value* v, std::int32_t site) {
+    b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(b_.getDoubleTy(), target_), v), target_);
+    if (site < 0) return;
+    llvm::Value* magnitude = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+    llvm::Value* notFinite = b_.CreateFCmpUEQ(magnitude, llvm::ConstantFP::getInfinity(b_.getDoubleTy()));
+    auto* note = llvm::BasicBlock::Create(ctx_, "nonfinite", fn_);
+    auto* next = llvm::BasicBlock::Create(ctx_, "finite", fn_);
+    b_.CreateCondBr(notFinite, note, next, llvm::MDBuilder(ctx_).createBranchWeights(1, 1000));
+    b_.SetInsertPoint(note);
+    call("pvi_note_nonfinite", b_.getVoidTy(), {i64(site)});
+    b_.CreateBr(next);
+    b_.SetInsertPoint(next);
+  }
 
   llvm::Value* call(const std::string& name, llvm::Type* ret, const std::vector<llvm::Value*>& args) {
     std::vector<llvm::Type*> types;
@@ -881,7 +895,7 @@ class Emitter {
         for (size_t a = 0; a < ops.size(); ++a)
           if (!(a < op->intArgs.size() && op->intArgs[a])) args.push_back(g(a));
         llvm::Value* value = call(op->grad, dbl, args);
-        if (bw->fused) addTarget(value);
+        if (bw->fused) addTarget(value, i.site);
         return;
       }
       case CallConv::Ode: {
@@ -938,7 +952,7 @@ class Emitter {
         args.insert(args.begin(), bw->fused ? f64(1.0) : load(gOut()));
         for (size_t a = 0; a < ops.size(); ++a) args.push_back(g(a));
         llvm::Value* value = call(op->grad, dbl, args);
-        if (bw->fused) addTarget(value);
+        if (bw->fused) addTarget(value, i.site);
         return;
       }
       case CallConv::Categorical:
@@ -959,7 +973,7 @@ class Emitter {
         args.insert(args.begin(), bw->fused ? f64(1.0) : load(gOut()));
         for (size_t a = categorical ? 1 : 0; a < ops.size(); ++a) args.push_back(g(a));
         llvm::Value* value = call(op->grad, dbl, args);
-        if (bw->fused) addTarget(value);
+        if (bw->fused) addTarget(value, i.site);
         return;
       }
       case CallConv::Unary:
@@ -1075,7 +1089,7 @@ class Emitter {
         std::vector<llvm::Value*> args = transformArgs(i, out);
         if (!backward) {
           llvm::Value* logJacobian = call(op->value, dbl, args);
-          if (i.imm) addTarget(logJacobian);
+          if (i.imm) addTarget(logJacobian, i.site);
           return;
         }
         args.push_back(gOut());

@@ -144,10 +144,12 @@ class Checks {
         return;
       case VectorConstraint::CholeskyFactorCorr:
       case VectorConstraint::CholeskyFactorCov:
+        out.push_back(unless(binary(">=", fn("rows", element()), fn("cols", element())),
+                             kind + ": it must have at least as many rows as columns"));
         out.push_back(aboveDiagonal([&] { return binary("==", entry(name(kRow), name(kCol)), integer(0)); },
                                     kind + ": it must be lower triangular"));
         out.push_back(loop(
-            kRow, integer(1), fn("cols", element()),
+            kRow, integer(1), call("min", at_, list(fn("rows", element()), fn("cols", element()))),
             unless(binary(">", entry(name(kRow), name(kRow)), integer(0)), kind + ": its diagonal must be positive")));
         if (t_.constraint == VectorConstraint::CholeskyFactorCorr)
           out.push_back(loop(kRow, integer(1), fn("rows", element()),

@@ -11,7 +11,8 @@
 // >= 0); a cholesky_factor_cov is lower triangular with a positive diagonal, and a
 // cholesky_factor_corr's rows also have unit length within 1e-8; a cov_matrix is symmetric within
 // 1e-8 and positive definite (its smallest eigenvalue > 0), and a corr_matrix also has a unit
-// diagonal within 1e-8. A NaN fails every test.
+// diagonal within 1e-8. A NaN fails them where they read it (as in
+// Stan, a NaN in an ordered[1], or below a Cholesky factor's diagonal, is not read).
 #include <string>
 #include <vector>
 

@@ -243,7 +243,9 @@ void Checker::declareBlockVariable(Block& b, Stmt& s) {
   for (ExprPtr& d : s.declType->elemDims) checkDataOnly(*d, "the size of '" + s.name + "'", b);
   checkBounds(*s.declType, type, s.name);
   if (s.declType->constraint != VectorConstraint::None && b.kind != BlockKind::Global && b.kind != BlockKind::Local)
-    refuseConstraint(*s.declType, blockName(b));
+    diags_.error(s.declType->span, std::string("'") + constraintKeyword(s.declType->constraint) +
+                                       "' is not supported in the '" + blockName(b) + "' block yet; declare a " +
+                                       elemKeyword(s.declType->elem) + " here");
   if (s.declType->constraint == VectorConstraint::CholeskyFactorCov && s.declType->elemDims.size() == 2 &&
       s.declType->elemDims[0]->kind == ExprKind::IntLit && s.declType->elemDims[1]->kind == ExprKind::IntLit &&
       std::stoll(s.declType->elemDims[0]->text) < std::stoll(s.declType->elemDims[1]->text))

@@ -8,9 +8,10 @@
 #include <string>
 #include <type_traits>
 
+#include "runtime/estimation/LaplaceLocals.hpp"
 #include "runtime/families/Family.hpp"
 #include "runtime/families/SinhArcsinh.hpp"
-#include "runtime/estimation/LaplaceLocals.hpp"
+#include "runtime/model/NonFiniteReason.hpp"
 
 namespace pvi::estimation {
 namespace {
@@ -38,6 +39,7 @@ std::string notFiniteMessage(double value, const Eigen::VectorXd& gz, const Eige
   }
   m << ": the model is not finite where q puts mass (a scale far from the data's, or data outside the "
        "support of a distribution?)";
+  if (!nonFiniteReason().empty()) m << "; there, " << nonFiniteReason();
   return m.str();
 }
 
@@ -248,6 +250,7 @@ ExpectedDerivatives<Family> estimateDerivatives(const LocalLikelihood& f, const 
     gw.setZero();
     double* gwp = dw > 0 ? gw.data() : nullptr;
     gt.setZero();
+    clearNonFiniteReason();  // what notFiniteMessage says is of this draw
     const double v = evaluateF(zp, wp, gz.data(), gwp, h > 0 ? gt.data() : nullptr);
     if (!std::isfinite(v) || !gz.allFinite() || !gw.allFinite() || !gt.allFinite())
       throw std::runtime_error(notFiniteMessage(v, gz, gw, gt));

@@ -18,6 +18,7 @@
 #include "runtime/fit/Fit.hpp"
 #include "runtime/fit/Mixing.hpp"
 #include "runtime/model/JointDensity.hpp"
+#include "runtime/model/NonFiniteReason.hpp"
 #include "runtime/optim/FiniteDifferenceHessian.hpp"
 #include "runtime/optim/LaplaceModes.hpp"
 
@@ -77,7 +78,11 @@ FitResult sampleModel(const FactorModel& model, const FitOptions& o, const Algor
   const JointDensity joint(model, JointDensity::HyperParameters::Sampled);
   samplers::Target target;
   target.dim = joint.dim();
-  target.logDensity = [&joint](const double* x, double* gradient) { return joint.logDensity(x, gradient); };
+  target.logDensity = [&joint](const double* x, double* gradient) {
+    clearNonFiniteReason();  // what whyNotFinite says is of this point
+    return joint.logDensity(x, gradient);
+  };
+  target.whyNotFinite = [] { return nonFiniteReason(); };
 
   const SamplingOptions& s = o.sampling;
   samplers::SamplerOptions so;

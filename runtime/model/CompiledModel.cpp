@@ -9,6 +9,7 @@
 #include <string>
 
 #include "runtime/model/MemoryLimit.hpp"
+#include "runtime/model/NonFiniteReason.hpp"
 #include "stdlib/kernels/arith/arith.h"
 #include "stdlib/kernels/rng/rng.h"
 
@@ -16,11 +17,12 @@ namespace pvi {
 
 namespace {
 
-// Names a partition in this thread's reject and fatal_error messages while it lives
-// (pvi_print_context): "reject (district 12): ...".
+// An evaluation of generated code on this thread (pvi_begin_evaluation): clears the last reject
+// message and non-finite note, and names the partition in reject and fatal_error messages while it
+// lives: "reject (district 12): ...".
 class PrintContext {
  public:
-  explicit PrintContext(const std::string* where) { pvi_print_context(where != nullptr ? where->c_str() : nullptr); }
+  explicit PrintContext(const std::string* where) { pvi_begin_evaluation(where != nullptr ? where->c_str() : nullptr); }
   ~PrintContext() { pvi_print_context(nullptr); }
   PrintContext(const PrintContext&) = delete;
   PrintContext& operator=(const PrintContext&) = delete;
@@ -327,16 +329,37 @@ void CompiledModel::validateBlock(const std::vector<DataField>& fields, const Da
 }
 
 double CompiledModel::call(pvi_factor_fn fn, const double* z, const double* w, const double* theta,
-                           const void* const* part, double* gz, double* gw, double* gtheta) const {
+                           const void* const* part, double* gz, double* gw, double* gtheta,
+                           const std::string* partition) const {
+  const PrintContext context(partition);
   int64_t status = 0;
   const double v = withWorkspace(status, [&](void* ws, int64_t bytes) {
     return fn(z, w, theta, shared_.pointers(), part, gz, gw, gtheta, ws, bytes, &status);
   });
-  if (status == PVI_STATUS_REJECT) return -std::numeric_limits<double>::infinity();  // zero density there
+  if (status == 0 && std::isfinite(v)) return v;
+  // The reason of the first factor that was not finite since the caller cleared it.
+  auto note = [&](const std::string& reason) {
+    if (nonFiniteReason().empty() && !reason.empty()) noteNonFiniteReason(reason);
+  };
+  const std::string where = partition != nullptr ? " (" + *partition + ")" : std::string();
+  if (status == PVI_STATUS_REJECT) {  // zero density there
+    note("reject" + where + ": " + pvi_last_message());
+    return -std::numeric_limits<double>::infinity();
+  }
   if (status == PVI_STATUS_FATAL_ERROR)
     throw ModelEvaluationError(std::string("the model called fatal_error: ") + pvi_last_message());
   if (status != 0) throw ModelEvaluationError(indexErrorText(status));  // the caller names the partition
+  const int64_t site = pvi_take_nonfinite();                            // the first statement whose term was not finite
+  if (site >= 0 && static_cast<size_t>(site) < info_.statements.size())
+    note("the term of " + statementText(static_cast<size_t>(site)) + where + " is not finite");
   return v;
+}
+
+std::string CompiledModel::statementText(size_t site) const {
+  const std::string& s = info_.statements.at(site);  // "12:5: y[n] ~ normal(mu, sigma);"
+  const size_t colon = s.find(": ");
+  if (colon == std::string::npos) return "'" + s + "'";
+  return "'" + s.substr(colon + 2) + "' at " + s.substr(0, colon);
 }
 
 // "an index is out of range<where>, at 12:5: y[n] ~ normal(mu, sigma);" naming the statement, or
@@ -362,16 +385,16 @@ double CompiledModel::priorLogDensity(const double* z, const double* theta, doub
 double CompiledModel::partitionLogDensity(size_t partition, const double* z, const double* w, const double* theta,
                                           double* gradZ, double* gradW, double* gradTheta) const {
   const void* const* part = partitions_.at(partition).pointers();
-  const PrintContext context(&printContexts_[partition]);
+  const std::string* name = &printContexts_[partition];
   if (gradZ == nullptr && gradW == nullptr && gradTheta == nullptr)
-    return call(code_.partition_value, z, w, theta, part, nullptr, nullptr, nullptr);
+    return call(code_.partition_value, z, w, theta, part, nullptr, nullptr, nullptr, name);
   size_t dw = dimW_[partition];
   std::vector<double>& unused = scratch.unusedGradient;
   if (unused.size() < dimZ_ + dw + dimTheta_) unused.resize(dimZ_ + dw + dimTheta_);
   double* gz = gradZ ? gradZ : unused.data();
   double* gw = gradW ? gradW : unused.data() + dimZ_;
   double* gt = gradTheta ? gradTheta : unused.data() + dimZ_ + dw;
-  return call(code_.partition_grad, z, w, theta, part, gz, gw, gt);
+  return call(code_.partition_grad, z, w, theta, part, gz, gw, gt, name);
 }
 
 namespace {

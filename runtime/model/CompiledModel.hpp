@@ -129,8 +129,11 @@ class CompiledModel : public FactorModel {
                   size_t* cursor, size_t partition, const MemoryLimit& limit) const;
   void validateBlock(const std::vector<DataField>& fields, const DataBlock& block, const void* const* partitionPtrs,
                      pvi_counts_fn counts, pvi_check_fn check, const std::string& where, size_t blockIndex) const;
+  // One factor function; `partition` names the partition in messages (null for the prior).
   double call(pvi_factor_fn fn, const double* z, const double* w, const double* theta, const void* const* part,
-              double* gz, double* gw, double* gtheta) const;
+              double* gz, double* gw, double* gtheta, const std::string* partition = nullptr) const;
+  // "'y ~ normal(mu, sigma);' at 12:5": statement `site` (ModelInfo::statements).
+  std::string statementText(size_t site) const;
   std::string indexErrorText(int64_t status, const std::string& where = "") const;
 
   pvi_model_code code_;

@@ -94,5 +94,26 @@ TEST(PrintStatements, FatalErrorStopsTheRunWithItsMessage) {
   EXPECT_NE(r.err.find("the generated quantities called fatal_error"), std::string::npos) << r.err;
 }
 
+// A fit that finds no point where the density is finite names the statement that makes it so.
+TEST(RuntimeMessages, AFitWithoutAFinitePointNamesTheStatement) {
+  TempDir dir;
+  const fs::path model = dir.path / "scale.stan", data = dir.path / "data.json";
+  std::ofstream(model) << "data { int N; vector[N] y; }\nparameters { real mu; }\nmodel {\n  mu ~ normal(0, 1);\n"
+                          "  y ~ normal(mu, -1);\n}\n";
+  std::ofstream(data) << R"({"N": 3, "y": [1, 2, 3]})";
+  const std::string run = pvic() + " run " + model.string() + " --data " + data.string() + " --progress never -o " +
+                          (dir.path / "fit.csv").string() + " --algorithm ";
+  ProcessResult r = pvi::test::run(run + "nuts");
+  EXPECT_EQ(r.exitCode, 3) << r.err;
+  EXPECT_NE(r.err.find("no starting point with a finite log density and gradient"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at the last point tried, the term of 'y ~ normal(mu, -1);' at 5:3 is not finite"),
+            std::string::npos)
+      << r.err;
+  r = pvi::test::run(run + "pvi");
+  EXPECT_EQ(r.exitCode, 3) << r.err;
+  EXPECT_NE(r.err.find("the model is not finite where q puts mass"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("there, the term of 'y ~ normal(mu, -1);' at 5:3 is not finite"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace pvi::test

@@ -26,6 +26,20 @@ std::string rejectMessageOf(F f) {
   return pvi_last_message();
 }
 
+// The message of the E that `f` throws ("" for none), its standard error discarded.
+template <class E, class F>
+std::string errorOf(F f) {
+  std::string message;
+  stderrOf([&] {
+    try {
+      f();
+    } catch (const E& e) {
+      message = e.what();
+    }
+  });
+  return message;
+}
+
 struct Invalid {
   std::vector<double> z;
   std::string message;  // a part of the reject message
@@ -169,16 +183,27 @@ generated quantities {
   const std::vector<double> out = m.generateShared(&inside, nullptr, rng);
   ASSERT_GE(out.size(), 2u);
   EXPECT_NEAR(out[0] + out[1], 1.0, 1e-15);
-  std::string message;
-  stderrOf([&] {
-    try {
-      m.generateShared(&outside, nullptr, rng);
-    } catch (const ModelEvaluationError& e) {
-      message = e.what();
-    }
-  });
+  const std::string message = errorOf<ModelEvaluationError>([&] { m.generateShared(&outside, nullptr, rng); });
   EXPECT_NE(message.find("the generated quantities called reject: the generated quantity 'S' is not a valid "
                          "cov_matrix: it must be positive definite"),
+            std::string::npos)
+      << message;
+}
+
+// A Cholesky factor with more columns than rows is refused where its sizes come from data.
+TEST(DeclaredChecks, CholeskyFactorsWithMoreColumnsThanRowsAreRefused) {
+  Compiled c = compileModel(R"(
+data { int M; int N; }
+transformed data { cholesky_factor_cov[M, N] B = rep_matrix(0, M, N); }
+parameters { real mu; }
+model { mu ~ normal(0, 1); }
+)");
+  ASSERT_TRUE(c.jit) << c.errors;
+  DataBlock wide;
+  wide.addInt(2).addInt(3);
+  const std::string message = errorOf<DataError>([&] { CompiledModel(c.jit->code(), c.lowered->info, wide, {}); });
+  EXPECT_NE(message.find("the transformed data 'B' is not a valid cholesky_factor_cov: it must have at least as many "
+                         "rows as columns"),
             std::string::npos)
       << message;
 }
@@ -197,14 +222,7 @@ model { y ~ multi_normal(rep_vector(0, 2), R); }
   valid.addReal(0.5);
   invalid.addReal(1.5);
   EXPECT_NO_THROW(CompiledModel(c.jit->code(), c.lowered->info, valid, {}));
-  std::string message;
-  stderrOf([&] {
-    try {
-      CompiledModel m(c.jit->code(), c.lowered->info, invalid, {});
-    } catch (const DataError& e) {
-      message = e.what();
-    }
-  });
+  const std::string message = errorOf<DataError>([&] { CompiledModel(c.jit->code(), c.lowered->info, invalid, {}); });
   EXPECT_NE(message.find("the transformed data block called reject: the transformed data 'R' is not a valid "
                          "corr_matrix: it must be positive definite"),
             std::string::npos)

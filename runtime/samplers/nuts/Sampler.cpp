@@ -70,8 +70,13 @@ std::size_t startComponent(const std::vector<GaussianStart>& mixture, std::size_
 namespace {
 
 // Stan's initialisation: uniform in [-R, R]^d until log p and its gradient are finite.
-void initialise(const Nuts& nuts, const SamplerOptions& o, PhasePoint& z, std::mt19937_64& rng, std::size_t chain,
-                std::size_t& gradients) {
+void initialise(const Target& target, const Nuts& nuts, const SamplerOptions& o, PhasePoint& z, std::mt19937_64& rng,
+                std::size_t chain, std::size_t& gradients) {
+  // What the target says of the last point tried, when it can tell.
+  const auto why = [&] {
+    const std::string reason = target.whyNotFinite ? target.whyNotFinite() : std::string();
+    return reason.empty() ? std::string() : "; at the last point tried, " + reason;
+  };
   for (int attempt = 0; attempt < kInitAttempts; ++attempt) {
     if (o.init) {
       z.q = *o.init;
@@ -86,16 +91,16 @@ void initialise(const Nuts& nuts, const SamplerOptions& o, PhasePoint& z, std::m
     if (std::isfinite(z.logDensity) && z.gradient.allFinite()) return;
     if (o.init)
       throw SamplerError("chain " + std::to_string(chain) +
-                         ": the log density or its gradient is not finite at the given initial point");
+                         ": the log density or its gradient is not finite at the given initial point" + why());
   }
   if (!o.initMixture.empty())
     throw SamplerError("chain " + std::to_string(chain) +
                        ": no starting point with a finite log density and gradient in " +
-                       std::to_string(kInitAttempts) + " draws from the initial distribution");
+                       std::to_string(kInitAttempts) + " draws from the initial distribution" + why());
   throw SamplerError("chain " + std::to_string(chain) +
                      ": no starting point with a finite log density and gradient in " + std::to_string(kInitAttempts) +
                      " attempts uniformly in [-" + std::to_string(o.initRadius) + ", " + std::to_string(o.initRadius) +
-                     "] on the unconstrained scale");
+                     "] on the unconstrained scale" + why());
 }
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
@@ -118,7 +123,7 @@ ChainResult runChainUntil(const Target& target, const SamplerOptions& o, std::si
   PhasePoint z(d);
 
   const auto t0 = std::chrono::steady_clock::now();
-  initialise(nuts, o, z, rng, chain, r.warmupGradients);
+  initialise(target, nuts, o, z, rng, chain, r.warmupGradients);
   std::unique_ptr<MetricAdaptation> adaptation = o.adaptation == Adaptation::Fisher
                                                      ? makeFisherAdaptation(o.warmup, o.fisher)
                                                      : makeWindowedAdaptation(o.warmup, o.windows);

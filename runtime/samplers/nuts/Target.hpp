@@ -3,6 +3,7 @@
 // runtime adapts JointDensity (runtime/model/) to it; tests use closed-form targets.
 #include <cstddef>
 #include <functional>
+#include <string>
 
 namespace pvi::samplers {
 
@@ -12,6 +13,9 @@ struct Target {
   // or NaN outside the support: the sampler treats that as infinite energy. Must be safe to call
   // from several threads at once (each chain runs on its own thread).
   std::function<double(const double* x, double* gradient)> logDensity;
+  // Optional: on the calling thread, why the last log density that was not finite was so (a
+  // statement, a reject), for the sampler's messages; empty when not known.
+  std::function<std::string()> whyNotFinite;
 };
 
 }  // namespace pvi::samplers

@@ -38,12 +38,22 @@ void pvi_print_int(int64_t v);
 void pvi_print_ints(int64_t n, const int64_t *x, int64_t rank);
 void pvi_print_reals(int64_t n, const double *x, int64_t rank);
 void pvi_print_end(int64_t kind);
-/* For the runtime (not generated code): the message of this thread's last reject or fatal_error,
- * shown or not, so that an error that stops a run can carry it; and where this thread evaluates
- * (a partition: "district 12"; null for none), which those messages then name:
- * "reject (district 12): ...". */
+/* For the runtime (not generated code): the message of this thread's last reject or fatal_error
+ * since its evaluation began, shown or not, so that an error that stops a run can carry it ("" for
+ * none); pvi_begin_evaluation clears it and the non-finite note below and says where this thread
+ * evaluates (a partition: "district 12"; null for none), which those messages then name:
+ * "reject (district 12): ..."; pvi_print_context(NULL) ends that. A kernel that rejects a point
+ * without a reject statement (an ODE solver that fails) sets the message with
+ * pvi_set_reject_message. */
 const char *pvi_last_message(void);
+void pvi_begin_evaluation(const char *where);
 void pvi_print_context(const char *where);
+void pvi_set_reject_message(const char *text);
+/* A term added to target that is not finite (-inf, +inf or NaN) notes its statement's site, the
+ * first of an evaluation; the runtime takes it (and clears it) to say which statement made a log
+ * density not finite. */
+void pvi_note_nonfinite(int64_t site);
+int64_t pvi_take_nonfinite(void);
 /* An int array of n copies of x (an int variable initialised with one value, as rep_array(0, n)). */
 void pvi_fill_int(int64_t n, int64_t x, int64_t *out);
 /* The largest (largest != 0) or smallest element of an int array, 0 when n is 0: bounds the sizes

@@ -29,6 +29,7 @@ extern "C" const pvi_arith_kernel_entry pvi_arith_kernel_table[] = {ENTRY(pvi_ew
                                                                     ENTRY(pvi_print_ints),
                                                                     ENTRY(pvi_print_reals),
                                                                     ENTRY(pvi_print_end),
+                                                                    ENTRY(pvi_note_nonfinite),
                                                                     ENTRY(pvi_gather),
                                                                     ENTRY(pvi_gather_grad),
                                                                     ENTRY(pvi_row),

@@ -14,6 +14,7 @@ namespace {
 thread_local std::string line;
 thread_local std::string lastMessage;  // of the last reject or fatal_error, whether shown or not
 thread_local const char* context = nullptr;  // pvi_print_context's
+thread_local int64_t firstNonFinite = -1;    // pvi_note_nonfinite's
 std::atomic<int64_t> rejectMessages{0};
 constexpr int64_t kMaxRejectMessages = 20;
 
@@ -52,7 +53,25 @@ void pvi_print_reals(int64_t n, const double* x, int64_t rank) { appendAll(n, x,
 
 const char* pvi_last_message(void) { return lastMessage.c_str(); }
 
+void pvi_begin_evaluation(const char* where) {
+  context = where;
+  lastMessage.clear();
+  firstNonFinite = -1;
+}
+
 void pvi_print_context(const char* where) { context = where; }
+
+void pvi_set_reject_message(const char* text) { lastMessage = text; }
+
+void pvi_note_nonfinite(int64_t site) {
+  if (firstNonFinite < 0) firstNonFinite = site;
+}
+
+int64_t pvi_take_nonfinite(void) {
+  const int64_t site = firstNonFinite;
+  firstNonFinite = -1;
+  return site;
+}
 
 void pvi_print_end(int64_t kind) {
   if (kind != 0) lastMessage = line;

@@ -1,11 +1,12 @@
 // pvi_integrate_ode and its gradient (ode.h): the compiled right-hand side, the coupled
 // sensitivity system, and the checks Stan makes of the arguments.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <vector>
 
+#include "stdlib/kernels/arith/arith.h"
 #include "stdlib/kernels/ode/dormand_prince.hpp"
 #include "stdlib/kernels/ode/ode.h"
 
@@ -126,9 +127,15 @@ int64_t checkArguments(int64_t n, const double* y0, double t0, int64_t nt, const
   if (!(atol > 0) || !std::isfinite(atol)) return fatal("the absolute tolerance must be positive", atol);
   if (!(max_steps >= 1)) return fatal("max_num_steps must be at least 1", max_steps);
   for (int64_t i = 0; i < n; ++i)
-    if (!std::isfinite(y0[i])) return PVI_STATUS_REJECT;
+    if (!std::isfinite(y0[i])) {
+      pvi_set_reject_message("an ODE solver's initial state is not finite");
+      return PVI_STATUS_REJECT;
+    }
   for (int64_t i = 0; i < p; ++i)
-    if (!std::isfinite(theta[i])) return PVI_STATUS_REJECT;
+    if (!std::isfinite(theta[i])) {
+      pvi_set_reject_message("an ODE solver's parameters are not finite");
+      return PVI_STATUS_REJECT;
+    }
   return 0;
 }
 
@@ -139,7 +146,9 @@ int64_t stepLimit(double max_steps) { return max_steps >= 1e18 ? INT64_MAX : sta
 int64_t statusOf(OdeStatus s, int64_t fStatus) {
   if (s == OdeStatus::Ok) return 0;
   if (s == OdeStatus::Failed) return fStatus;
-  return PVI_STATUS_REJECT;  // too many steps or a vanishing step: Stan rejects the point too
+  // Too many steps or a vanishing step: Stan rejects the point too.
+  pvi_set_reject_message("an ODE solver took more than max_num_steps steps, or its step vanished");
+  return PVI_STATUS_REJECT;
 }
 
 // The sensitivities of the last coupled solve whose result went to `out`, on this thread, with
