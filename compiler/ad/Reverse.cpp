@@ -45,6 +45,7 @@ class Reverser {
     const size_t n = fwd_.insts.size();
     matchBlocks();
     analyseActivity();
+    keepOnlyWhatTargetReads();
     markSensitivities();
     fuseDensities();
     std::vector<ValueId> map(n), adj(n, ir::kNone);
@@ -108,6 +109,52 @@ class Reverser {
         }
       }
     }
+  }
+
+  // Only values that target depends on need an adjoint and a rule: an operand of `target +=` or
+  // of a transform that adds its log-Jacobian, an operand of such a value, a value stored into a
+  // Var that is such a value (with the view it is stored through). Others that depend on
+  // parameters (a check's min(x - L), a transformed parameter that only a reject reads) lose
+  // their activity, and a loop or branch left without active values is not reversed. Parameters
+  // stay active: their adjoints are the gradient outputs.
+  void keepOnlyWhatTargetReads() {
+    const size_t n = fwd_.insts.size();
+    std::vector<bool> read(n, false);
+    auto rootOf = [&](ValueId v) {
+      while (fwd_.at(v).op == Op::Element) v = fwd_.at(v).operands[0];
+      return static_cast<size_t>(v);
+    };
+    bool changed = true;
+    auto mark = [&](ValueId v) {
+      if (v == ir::kNone || read[static_cast<size_t>(v)]) return;
+      read[static_cast<size_t>(v)] = true;
+      changed = true;
+    };
+    while (changed) {
+      changed = false;
+      for (size_t k = n; k-- > 0;) {
+        const Inst& i = fwd_.insts[k];
+        if (i.op == Op::Store) {
+          if (read[rootOf(i.operands[0])]) {
+            mark(i.operands[0]);
+            mark(i.operands[1]);
+          }
+          continue;
+        }
+        const stdlib::KernelOp* op = i.op == Op::Kernel ? stdlib::findKernelOp(i.name) : nullptr;
+        const bool addsToTarget =
+            i.op == Op::AddTarget || (op != nullptr && op->conv == stdlib::CallConv::Transform && i.imm != 0);
+        if (addsToTarget) mark(static_cast<ValueId>(k));
+        if (!read[k]) continue;
+        if (i.op == Op::Kernel || i.op == Op::Element || i.op == Op::Reshape || i.op == Op::Var || i.op == Op::Load ||
+            i.op == Op::AddTarget)
+          for (ValueId a : i.operands) mark(a);
+      }
+    }
+    for (size_t k = 0; k < n; ++k)
+      if (fwd_.insts[k].op != Op::Param && fwd_.insts[k].op != Op::Store && !read[k]) active_[k] = false;
+    for (size_t k = 0; k < n; ++k)
+      if (fwd_.insts[k].op == Op::Store) active_[k] = active_[rootOf(fwd_.insts[k].operands[0])];
   }
 
   // An ODE solve with an active y0 or theta integrates their sensitivities in its forward call

@@ -2,6 +2,7 @@
 // the code generator supports; PVI_UPDATE_DUMPS=1 rewrites tests/dump/<example>.ir.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -80,6 +81,39 @@ generated {
   EXPECT_EQ(kernelDepths(lowered->prior, "matmul"), std::vector<int>{0});
   EXPECT_EQ(kernelDepths(differentiate(lowered->prior), "matmul"), std::vector<int>{0});
   EXPECT_EQ(kernelDepths(lowered->generateShared, "matmul"), std::vector<int>{0});
+}
+
+// The derivative rules of f: its Backward instructions' names.
+std::vector<std::string> rules(const ir::Function& f) {
+  std::vector<std::string> names;
+  for (const ir::Inst& i : f.insts)
+    if (i.op == ir::Op::Backward) names.push_back(i.name);
+  return names;
+}
+
+// Values target does not read get no derivative rule: the checks of a transformed parameter's
+// constrained type (an eigendecomposition here) run forward only, and the gradient is still the
+// density's (against finite differences).
+TEST(IrGradient, ValuesTargetDoesNotReadGetNoRule) {
+  const std::string model = R"(
+parameters { vector[3] z; }
+transformed parameters {
+  cov_matrix[2] S = [[exp(z[1]), z[2]], [z[2], exp(z[3])]];
+  real<lower=0> positive = sum(exp(z));
+}
+model { z ~ normal(0, 1); target += -0.5 * S[1, 2]; }
+)";
+  Compiled c = compileModel(model);
+  ASSERT_TRUE(c.jit) << c.errors;
+  EXPECT_EQ(kernelDepths(c.lowered->prior, "eigenvalues_sym"), std::vector<int>{0});
+  const std::vector<std::string> names = rules(differentiate(c.lowered->prior));
+  EXPECT_EQ(std::count(names.begin(), names.end(), "eigenvalues_sym"), 0);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "min"), 0);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "sum"), 0);  // `positive`, read by its bound's check only
+  EXPECT_GE(std::count(names.begin(), names.end(), "exp"), 1);  // S's diagonal: target reads S[1, 2] of S
+  CompiledModel m(c.jit->code(), c.lowered->info, DataBlock{}, {});
+  std::mt19937_64 rng(3);
+  checkGradients(m, rng);
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, IrDumpTest,
