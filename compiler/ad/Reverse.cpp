@@ -73,16 +73,18 @@ class Reverser {
     }
   }
 
+  // The Var (or value) that view v is a view of.
+  size_t rootOf(ValueId v) const {
+    while (fwd_.at(v).op == Op::Element) v = fwd_.at(v).operands[0];
+    return static_cast<size_t>(v);
+  }
+
   // A value is active when it is real and depends on a parameter. A Var is active when an
   // active value is stored into it, possibly later (in a loop), so iterate to a fixed point; a
   // Store is active when its Var is (its rule then moves and clears the adjoint).
   void analyseActivity() {
     const size_t n = fwd_.insts.size();
     active_.assign(n, false);
-    auto rootOf = [&](ValueId v) {
-      while (fwd_.at(v).op == Op::Element) v = fwd_.at(v).operands[0];
-      return static_cast<size_t>(v);
-    };
     for (bool changed = true; changed;) {
       changed = false;
       for (size_t k = 0; k < n; ++k) {
@@ -120,10 +122,6 @@ class Reverser {
   void keepOnlyWhatTargetReads() {
     const size_t n = fwd_.insts.size();
     std::vector<bool> read(n, false);
-    auto rootOf = [&](ValueId v) {
-      while (fwd_.at(v).op == Op::Element) v = fwd_.at(v).operands[0];
-      return static_cast<size_t>(v);
-    };
     bool changed = true;
     auto mark = [&](ValueId v) {
       if (v == ir::kNone || read[static_cast<size_t>(v)]) return;

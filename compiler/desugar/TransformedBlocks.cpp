@@ -124,14 +124,18 @@ std::vector<StmtPtr> copies(const Block* b, bool output, bool report, Diagnostic
   return out;
 }
 
-// The names assigned anywhere in `stmts` (the variable at the root of each left-hand side).
+// The variable an assignment assigns (the name at the root of its left-hand side), or null.
+const Expr* assignedVariable(const Stmt& s) {
+  if (s.kind != StmtKind::Assign || s.exprs.empty()) return nullptr;
+  const Expr* lhs = s.exprs[0].get();
+  while (lhs->kind == ExprKind::Index && !lhs->args.empty()) lhs = lhs->args[0].get();
+  return lhs->kind == ExprKind::Name ? lhs : nullptr;
+}
+
+// The names assigned anywhere in `stmts`.
 void collectAssigned(const std::vector<StmtPtr>& stmts, std::set<std::string>& out) {
   for (const StmtPtr& s : stmts) {
-    if (s->kind == StmtKind::Assign && !s->exprs.empty()) {
-      const Expr* lhs = s->exprs[0].get();
-      while (lhs->kind == ExprKind::Index && !lhs->args.empty()) lhs = lhs->args[0].get();
-      if (lhs->kind == ExprKind::Name) out.insert(lhs->text);
-    }
+    if (const Expr* v = assignedVariable(*s)) out.insert(v->text);
     collectAssigned(s->body, out);
   }
 }
@@ -140,11 +144,7 @@ void collectAssigned(const std::vector<StmtPtr>& stmts, std::set<std::string>& o
 std::set<std::string> assignedBy(const Stmt& s) {
   std::set<std::string> out;
   collectAssigned(s.body, out);
-  if (s.kind == StmtKind::Assign && !s.exprs.empty()) {
-    const Expr* lhs = s.exprs[0].get();
-    while (lhs->kind == ExprKind::Index && !lhs->args.empty()) lhs = lhs->args[0].get();
-    if (lhs->kind == ExprKind::Name) out.insert(lhs->text);
-  }
+  if (const Expr* v = assignedVariable(s)) out.insert(v->text);
   return out;
 }
 
@@ -375,10 +375,8 @@ void prepareTransformedData(Block& td, Diagnostics& diags) {
 void refuseAssignments(const std::vector<StmtPtr>& stmts, const std::map<std::string, const Stmt*>& declared,
                        const Block& b, Diagnostics& diags) {
   for (const StmtPtr& s : stmts) {
-    if (s->kind == StmtKind::Assign && !s->exprs.empty()) {
-      const Expr* lhs = s->exprs[0].get();
-      while (lhs->kind == ExprKind::Index && !lhs->args.empty()) lhs = lhs->args[0].get();
-      const auto d = lhs->kind == ExprKind::Name ? declared.find(lhs->text) : declared.end();
+    if (const Expr* lhs = assignedVariable(*s)) {
+      const auto d = declared.find(lhs->text);
       if (d != declared.end()) {
         Diagnostic& e = diags.error(
             lhs->span, "cannot assign to the transformed parameter '" + lhs->text + "' in the '" +
