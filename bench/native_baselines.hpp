@@ -26,4 +26,9 @@ struct pvi_bench_hierarchical_data {
 };
 double pvi_bench_hierarchical_native(const struct pvi_bench_hierarchical_data* h, const double* z, const double* w,
                                      double* gz, double* gw, double* work);
+
+// Eight schools, non-centred (examples/eight_schools/noncentered.pvi): x = (mu, u, t[0..8)) with
+// tau = exp(u); log p = normal(mu | 0, 5) + cauchy(tau | 0, 5) + u + sum_j normal(t_j | 0, 1) +
+// normal(y_j | mu + tau t_j, sigma_j). Its value, with the gradient written to g[0..10).
+double pvi_bench_eight_schools_native(const double* y, const double* sigma, const double* x, double* g);
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compiler/codegen/AbiTypes.hpp"
+#include "compiler/fuse/FuseElementwise.hpp"
 #include "runtime/abi/factor_abi.h"
 #include "stdlib/Ops.hpp"
 
@@ -863,8 +864,137 @@ class Emitter {
     return args;
   }
 
+  // A fused element-wise tree (compiler/fuse): one loop over its elements. Forward, out[j] is
+  // the tree's value at j. Backward, the loop evaluates the tree again, sweeps it backwards from
+  // g_out[j], and adds each leaf's part to its adjoint: element j for a container leaf, a sum for
+  // a broadcast scalar (a reduction the vectoriser may reorder: `reassoc`).
+  void fusedElementwise(size_t k, const Inst& i, bool backward, const Inst* bw) {
+    const size_t leaves = i.operands.size();
+    llvm::Value* n = count(i.type);
+    std::vector<llvm::Value*> base(leaves, nullptr), scalar(leaves, nullptr), adjoint(leaves, nullptr);
+    for (size_t a = 0; a < leaves; ++a) {
+      if (at(i.operands[a]).type.rank == 0)
+        scalar[a] = load(ptrOf(i.operands[a]));
+      else
+        base[a] = ptrOf(i.operands[a]);
+      if (backward && bw->operands[2 + a] != ir::kNone) adjoint[a] = ptrOf(bw->operands[2 + a]);
+    }
+    llvm::Value* gOut = backward ? ptrOf(bw->operands[1]) : nullptr;
+    llvm::Value* out = ptrs_[k];
+    llvm::FastMathFlags reassoc;
+    reassoc.setAllowReassoc();
+    llvm::BasicBlock* before = b_.GetInsertBlock();
+    auto* head = llvm::BasicBlock::Create(ctx_, "fused", fn_);
+    auto* inside = llvm::BasicBlock::Create(ctx_, "fused.body", fn_);
+    auto* done = llvm::BasicBlock::Create(ctx_, "fused.done", fn_);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(head);
+    llvm::PHINode* j = b_.CreatePHI(b_.getInt64Ty(), 2);
+    j->addIncoming(i64(0), before);
+    std::vector<llvm::PHINode*> sums(leaves, nullptr);  // broadcast leaves' adjoints, summed
+    for (size_t a = 0; a < leaves; ++a)
+      if (adjoint[a] != nullptr && scalar[a] != nullptr) {
+        sums[a] = b_.CreatePHI(b_.getDoubleTy(), 2);
+        sums[a]->addIncoming(f64(0.0), before);
+      }
+    b_.CreateCondBr(b_.CreateICmpSLT(j, n), inside, done);
+    b_.SetInsertPoint(inside);
+    // The tree's nodes in postfix order: a leaf's index, or an operation on earlier nodes.
+    struct Node {
+      int leaf = -1;
+      std::string op;
+      int left = -1, right = -1;
+      llvm::Value* value = nullptr;
+    };
+    std::vector<Node> nodes;
+    std::vector<int> stack;
+    for (const std::string& t : i.texts) {
+      Node node;
+      if (t == "+" || t == "-" || t == "*" || t == "/") {
+        node.right = stack.back();
+        stack.pop_back();
+        node.left = stack.back();
+        stack.pop_back();
+        node.op = t;
+        llvm::Value* x = nodes[static_cast<size_t>(node.left)].value;
+        llvm::Value* y = nodes[static_cast<size_t>(node.right)].value;
+        node.value = t == "+"   ? b_.CreateFAdd(x, y)
+                     : t == "-" ? b_.CreateFSub(x, y)
+                     : t == "*" ? b_.CreateFMul(x, y)
+                                : b_.CreateFDiv(x, y);
+      } else if (t == "neg") {
+        node.left = stack.back();
+        stack.pop_back();
+        node.op = t;
+        node.value = b_.CreateFNeg(nodes[static_cast<size_t>(node.left)].value);
+      } else {
+        node.leaf = std::stoi(t);
+        const size_t a = static_cast<size_t>(node.leaf);
+        node.value = scalar[a] != nullptr ? scalar[a] : load(b_.CreateGEP(b_.getDoubleTy(), base[a], j));
+      }
+      stack.push_back(static_cast<int>(nodes.size()));
+      nodes.push_back(node);
+    }
+    if (stack.size() != 1) throw std::logic_error("a malformed fused element-wise tree");
+    if (!backward) {
+      b_.CreateStore(nodes.back().value, b_.CreateGEP(b_.getDoubleTy(), out, j));
+    } else {
+      // The derivative rules of ew_add, ew_sub, ew_mul, ew_div and neg (stdlib/kernels/arith).
+      std::vector<llvm::Value*> adj(nodes.size(), nullptr), part(leaves, nullptr);
+      auto add = [&](int to, llvm::Value* v) {
+        llvm::Value*& slot = adj[static_cast<size_t>(to)];
+        slot = slot == nullptr ? v : b_.CreateFAdd(slot, v);
+      };
+      adj.back() = load(b_.CreateGEP(b_.getDoubleTy(), gOut, j));
+      for (size_t m = nodes.size(); m-- > 0;) {
+        const Node& node = nodes[m];
+        llvm::Value* d = adj[m];
+        if (d == nullptr) continue;
+        if (node.leaf >= 0) {
+          llvm::Value*& p = part[static_cast<size_t>(node.leaf)];
+          p = p == nullptr ? d : b_.CreateFAdd(p, d);
+          continue;
+        }
+        llvm::Value* y = node.right >= 0 ? nodes[static_cast<size_t>(node.right)].value : nullptr;
+        if (node.op == "+") {
+          add(node.left, d);
+          add(node.right, d);
+        } else if (node.op == "-") {
+          add(node.left, d);
+          add(node.right, b_.CreateFNeg(d));
+        } else if (node.op == "*") {
+          add(node.left, b_.CreateFMul(d, y));
+          add(node.right, b_.CreateFMul(d, nodes[static_cast<size_t>(node.left)].value));
+        } else if (node.op == "/") {
+          add(node.left, b_.CreateFDiv(d, y));
+          add(node.right, b_.CreateFDiv(b_.CreateFMul(b_.CreateFNeg(d), node.value), y));
+        } else {  // neg
+          add(node.left, b_.CreateFNeg(d));
+        }
+      }
+      for (size_t a = 0; a < leaves; ++a) {
+        if (adjoint[a] == nullptr) continue;
+        llvm::Value* p = part[a] != nullptr ? part[a] : f64(0.0);
+        if (scalar[a] != nullptr) {
+          auto* sum = llvm::cast<llvm::Instruction>(b_.CreateFAdd(sums[a], p));
+          sum->setFastMathFlags(reassoc);
+          sums[a]->addIncoming(sum, inside);
+        } else {
+          llvm::Value* at = b_.CreateGEP(b_.getDoubleTy(), adjoint[a], j);
+          b_.CreateStore(b_.CreateFAdd(load(at), p), at);
+        }
+      }
+    }
+    j->addIncoming(b_.CreateAdd(j, i64(1)), inside);
+    b_.CreateBr(head);
+    b_.SetInsertPoint(done);
+    for (size_t a = 0; a < leaves; ++a)
+      if (sums[a] != nullptr) b_.CreateStore(b_.CreateFAdd(load(adjoint[a]), sums[a]), adjoint[a]);
+  }
+
   // Forward call of kernel instruction k, or (backward) its derivative rule.
   void kernel(size_t k, const Inst& i, bool backward, const Inst* bw = nullptr) {
+    if (i.name == kFusedElementwise) return fusedElementwise(k, i, backward, bw);
     const stdlib::KernelOp* op = stdlib::findKernelOp(i.name);
     if (op == nullptr) throw std::logic_error("no kernel op " + i.name);
     llvm::Type* dbl = b_.getDoubleTy();

@@ -5,11 +5,13 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Support/FileSystem.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -22,8 +24,8 @@
 #include "compiler/codegen/AbiTypes.hpp"
 #include "compiler/codegen/Codegen.hpp"
 #include "stdlib/kernels/arith/arith.h"
-#include "stdlib/kernels/rng/rng.h"
 #include "stdlib/kernels/kernel_table.h"
+#include "stdlib/kernels/rng/rng.h"
 
 namespace pvi {
 
@@ -201,7 +203,7 @@ std::unique_ptr<JitModel> JitModel::compile(const LoweredModel& model) {
   return out;
 }
 
-void emitObjectFile(const LoweredModel& model, const std::string& path) {
+void emitObjectFile(const LoweredModel& model, const std::string& path, const std::string& cpu) {
   initialiseLlvm();
   llvm::LLVMContext ctx;
   std::unique_ptr<llvm::Module> module = generatedModule(ctx, model);
@@ -213,6 +215,20 @@ void emitObjectFile(const LoweredModel& model, const std::string& path) {
   auto jtmb = unwrap(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
   jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
   jtmb.setRelocationModel(llvm::Reloc::PIC_);
+  if (cpu != "host") {
+    std::string error;
+    const llvm::Target* target = llvm::TargetRegistry::lookupTarget(jtmb.getTargetTriple().str(), error);
+    const llvm::MCSubtargetInfo* info =
+        target ? target->createMCSubtargetInfo(jtmb.getTargetTriple().str(), "", "") : nullptr;
+    if (info == nullptr || !info->isCPUStringValid(cpu)) {
+      delete info;
+      throw std::invalid_argument("unknown CPU '" + cpu + "' for " + jtmb.getTargetTriple().str() +
+                                  " (use host, or a name such as x86-64, x86-64-v2, x86-64-v3, x86-64-v4)");
+    }
+    delete info;
+    jtmb.setCPU(cpu);
+    jtmb.getFeatures() = llvm::SubtargetFeatures();  // the CPU's own features, not the host's
+  }
   auto tm = unwrap(jtmb.createTargetMachine(), "creating the target machine");
   optimise(*module, *tm);
   std::error_code ec;

@@ -41,8 +41,10 @@ std::string generatedLlvm(const LoweredModel& model, bool optimise);
 std::unique_ptr<llvm::Module> generatedModule(llvm::LLVMContext& ctx, const LoweredModel& model);
 
 // Ahead-of-time: writes an object file defining the same symbols the JIT looks up (the factor
-// ABI's functions) and pvi_model_info, optimised by the same pipeline for the host CPU. Linked
-// with the kernel library it needs no LLVM. Throws std::runtime_error on failure.
-void emitObjectFile(const LoweredModel& model, const std::string& path);
+// ABI's functions) and pvi_model_info, optimised by the same pipeline for `cpu`: "host" (this
+// machine's CPU and features, as the JIT) or an LLVM CPU name (x86-64, x86-64-v3, ...). Linked
+// with the kernel library it needs no LLVM. Throws std::invalid_argument when LLVM does not know
+// `cpu`, std::runtime_error on other failures.
+void emitObjectFile(const LoweredModel& model, const std::string& path, const std::string& cpu = "host");
 
 }  // namespace pvi

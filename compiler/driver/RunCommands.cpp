@@ -63,7 +63,11 @@ int buildModel(const std::string& file, const BuildOptions& options) {
   fs::create_directories(tmp);
   const fs::path object = options.keepObject ? fs::path(out + ".o") : tmp / "model.o";
   try {
-    emitObjectFile(*l->model, object.string());
+    emitObjectFile(*l->model, object.string(), options.cpu);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "pvic: error: --cpu: " << e.what() << "\n";
+    fs::remove_all(tmp);
+    return app::kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "pvic: error: code generation failed: " << e.what() << "\n";
     fs::remove_all(tmp);
@@ -76,7 +80,7 @@ int buildModel(const std::string& file, const BuildOptions& options) {
   std::stringstream libs(PVI_STANDALONE_LIBS);
   for (std::string lib; std::getline(libs, lib, '|');)
     if (!lib.empty()) command += " '" + lib + "'";
-  command += " -Wl,--end-group -lpthread";
+  command += " -Wl,--end-group -lpthread -lmvec";
   const int status = std::system(command.c_str());
   fs::remove_all(tmp);
   if (status != 0) {

@@ -106,6 +106,12 @@ int main(int argc, char** argv) {
   buildCmd->add_option("-o,--output", build.output, "The executable (default: the model file's name without .pvi)")
       ->type_name("FILE");
   buildCmd->add_flag("--keep-object", build.keepObject, "Also keep the model's object file, as <output>.o");
+  buildCmd
+      ->add_option("--cpu", build.cpu,
+                   "The CPU the model's code is compiled for: host (this machine's), or an LLVM CPU name such as "
+                   "x86-64 (any x86-64 machine), x86-64-v3 (AVX2), x86-64-v4 (AVX-512)")
+      ->default_val("host")
+      ->type_name("NAME");
 
   try {
     app.parse(argc, argv);

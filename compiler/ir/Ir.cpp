@@ -85,6 +85,11 @@ void print(std::ostream& out, const Function& f) {
       default: break;
     }
     if (i.op == Op::Kernel && i.name.rfind("tf_", 0) == 0) out << (i.imm ? " +jacobian" : "");
+    if (i.op == Op::Kernel && !i.texts.empty()) {  // a fused element-wise tree, in postfix
+      out << " [";
+      for (size_t t = 0; t < i.texts.size(); ++t) out << (t ? " " : "") << i.texts[t];
+      out << "]";
+    }
     if (i.op == Op::LoopBegin && i.imm) out << (i.imm == 2 ? " while" : " reverse");
     if (i.op == Op::Load && i.imm) out << " saved";
     if (i.op == Op::CheckSize) out << " #" << i.imm;

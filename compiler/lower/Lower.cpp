@@ -8,6 +8,7 @@
 
 #include "compiler/ast/AstPrint.hpp"
 #include "compiler/ast/AstWalk.hpp"
+#include "compiler/fuse/FuseElementwise.hpp"
 #include "compiler/lower/Describe.hpp"
 #include "compiler/lower/FunctionLowerer.hpp"
 #include "compiler/lower/OdeSystems.hpp"
@@ -791,7 +792,7 @@ std::string FunctionLowerer::oneLine(const Stmt& s) {
 
 namespace pvi {
 
-std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostics& diags) {
+std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostics& diags, bool fuse) {
   using lower::FunctionLowerer;
   LoweredModel m;
   if (program.partitions.size() > 1) {
@@ -923,6 +924,11 @@ std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostic
     return std::nullopt;
   }
   if (!lowerOdeSystems(program, m, diags)) return std::nullopt;
+  // The factors' element-wise arithmetic becomes one loop per tree (compiler/fuse).
+  if (fuse) {
+    fuseElementwise(m.prior);
+    if (!m.partitionName.empty()) fuseElementwise(m.partition);
+  }
   m.info = describeModel(m, diags.file().text());
   return m;
 }

@@ -70,6 +70,9 @@ struct LoweredModel {
 
 // Returns nothing and reports diagnostics for constructs the code generator does not support.
 // The model's source text, for its hash (ModelInfo::sourceHash), is that of diags.file().
-std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostics& diags);
+// fuse: element-wise arithmetic in the factors becomes one instruction per tree
+// (compiler/fuse/FuseElementwise.hpp); false keeps one Kernel instruction per operation (tests
+// compare the two).
+std::optional<LoweredModel> lowerModel(const CheckedProgram& program, Diagnostics& diags, bool fuse = true);
 
 }  // namespace pvi

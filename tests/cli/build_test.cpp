@@ -93,6 +93,42 @@ TEST(PvicBuild, LogDensityAtZeroMatchesTheClosedForm) {
   EXPECT_EQ(j["names_z"][1], "beta.1");
 }
 
+// --cpu x86-64 compiles the model's code for any x86-64 machine: no AVX instructions in its
+// object, the same log density and gradient as the host's build; an unknown CPU is a usage error.
+TEST(PvicBuild, CodeForANamedCpu) {
+#if defined(__x86_64__)
+  const Built& b = logistic();
+  ASSERT_EQ(b.build.exitCode, 0) << b.build.err;
+  const std::string exe = (b.dir.path / "portable").string();
+  const ProcessResult built =
+      run(pvic() + " build " + example("logistic_regression") + "/model.pvi --cpu x86-64 --keep-object -o " + exe);
+  ASSERT_EQ(built.exitCode, 0) << built.err;
+  const ProcessResult dis = run("objdump -d " + exe + ".o");
+  ASSERT_EQ(dis.exitCode, 0) << dis.err;
+  EXPECT_NE(dis.out.find("pvi_partition_grad"), std::string::npos);
+  EXPECT_EQ(dis.out.find("%ymm"), std::string::npos) << "AVX registers in code for x86-64";
+  EXPECT_EQ(dis.out.find("%zmm"), std::string::npos) << "AVX-512 registers in code for x86-64";
+  const ProcessResult host = run(b.exe + " log-density" + dataArgs()),
+                      portable = run(exe + " log-density" + dataArgs());
+  ASSERT_EQ(host.exitCode, 0) << host.err;
+  ASSERT_EQ(portable.exitCode, 0) << portable.err;
+  const nlohmann::json h = nlohmann::json::parse(host.out), p = nlohmann::json::parse(portable.out);
+  const double v = h["total"]["value"].get<double>();
+  EXPECT_NEAR(p["total"]["value"].get<double>(), v, 1e-12 * std::abs(v));
+  for (size_t k = 0; k < h["total"]["grad_z"].size(); ++k) {
+    const double g = h["total"]["grad_z"][k].get<double>();
+    EXPECT_NEAR(p["total"]["grad_z"][k].get<double>(), g, 1e-12 * (1 + std::abs(g))) << k;
+  }
+  const ProcessResult bad = run(pvic() + " build " + example("logistic_regression") + "/model.pvi --cpu pentium9 -o " +
+                                (b.dir.path / "never").string());
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_NE(bad.err.find("unknown CPU 'pentium9'"), std::string::npos) << bad.err;
+  EXPECT_FALSE(fs::exists(b.dir.path / "never"));
+#else
+  GTEST_SKIP() << "x86-64 CPU names";
+#endif
+}
+
 TEST(PvicBuild, FitWritesDraws) {
   const Built& b = logistic();
   ASSERT_EQ(b.build.exitCode, 0) << b.build.err;

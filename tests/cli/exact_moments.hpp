@@ -12,8 +12,9 @@ struct ExactMoments {
 
 // Runs `pvic run --algorithm nuts` (4 chains of 2,000 draws, the seed given) on `program`, a Stan
 // or .pvi program without data, and expects no divergences, every listed mean within 5 MCSE and
-// every sd within `sdErrors` standard errors of an sd estimate from ESS draws (sd / sqrt(2 ESS)
-// for a near-Gaussian marginal).
+// every sd within `sdErrors` standard errors of an sd estimate from ESS draws:
+// sd sqrt((k + 2) / (4 ESS)), k the excess kurtosis of the draws (sd / sqrt(2 ESS) for a
+// Gaussian marginal; a heavy-tailed one, an inverse-Wishart variance, has a far noisier sd).
 void expectNutsMatchesExactMoments(const std::string& program, const std::vector<ExactMoments>& exact, int seed,
                                    double sdErrors);
 

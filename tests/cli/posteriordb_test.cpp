@@ -11,7 +11,9 @@
 // to 359 reference sds off (kilpisjarvi), with sd ratios from 0.12 to 121, and arma11 diverged.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -35,6 +37,7 @@ std::string posteriorTestName(const ::testing::TestParamInfo<const char*>& info)
 struct Fitted {
   ProcessResult process;
   nlohmann::json summary, reference;
+  std::map<std::string, double> kurtosis;  // of each column of the draws
 };
 Fitted fitPosterior(const std::string& name, const std::string& options, const std::string& model = "model.pvi") {
   const std::string dir = std::string(PVI_SOURCE_DIR) + "/tests/posteriordb/" + name;
@@ -44,6 +47,7 @@ Fitted fitPosterior(const std::string& name, const std::string& options, const s
                   " --progress never -o " + (out.path / "fit.csv").string());
   if (std::filesystem::exists(out.path / "fit-summary.json"))
     f.summary = nlohmann::json::parse(slurp(out.path / "fit-summary.json"));
+  f.kurtosis = drawsExcessKurtosis(out.path, "fit");
   f.reference = nlohmann::json::parse(slurp(dir + "/reference.json"))["parameters"];
   return f;
 }
@@ -80,7 +84,10 @@ TEST_P(Posteriordb, DefaultFitMatchesTheReferenceOrSaysItCannot) {
 
 // NUTS on the same posteriors, as tests/cli/nuts_reference_test.cpp judges it: every mean within
 // 4 combined Monte Carlo standard errors of the reference's (ours from the run's bulk ESS, the
-// reference's from posteriordb's), every sd within 10%. The chains start at draws from the Laplace
+// reference's from posteriordb's), every sd within 10%, or within 4 combined standard errors of
+// the two sd estimates where the draws' tails make that wider (relativeSdError: timssAusTwn's
+// alpha[4], excess kurtosis 8.8 at a bulk ESS near 700, has a standard error of 6% from our
+// draws alone). The chains start at draws from the Laplace
 // approximation: from Stan's uniform start in [-2, 2], one arma11 chain in two of seeds 1-4 began
 // at |theta| > 1, where the density is ~exp(-1e12), and never left (R-hat 1.6).
 void expectNutsMatchesTheReference(const std::string& posterior, const std::string& model,
@@ -103,7 +110,10 @@ void expectNutsMatchesTheReference(const std::string& posterior, const std::stri
     const double refMean = reference[name]["mean"], refSd = reference[name]["sd"];
     const double refMcse = reference[name]["mcse_mean"], mcse = p["mcse_mean"];
     EXPECT_NEAR(p["mean"].get<double>(), refMean, 4.0 * std::hypot(mcse, refMcse)) << name;
-    EXPECT_NEAR(p["sd"].get<double>() / refSd, 1.0, 0.10) << name;
+    const double k = f.kurtosis.count(name) ? std::max(f.kurtosis.at(name), 0.0) : 0.0;
+    const double refEss = reference[name].contains("ess_bulk") ? reference[name]["ess_bulk"].get<double>() : 1e300;
+    const double sdError = std::hypot(relativeSdError(k, p["ess_bulk"].get<double>()), relativeSdError(k, refEss));
+    EXPECT_NEAR(p["sd"].get<double>() / refSd, 1.0, std::max(0.10, 4 * sdError)) << name;
     ++compared;
   }
   EXPECT_EQ(compared, reference.size());

@@ -26,13 +26,13 @@ std::string readExample(const std::string& name) {
   return readFile(std::filesystem::path(PVI_SOURCE_DIR) / "examples" / name / "model.pvi");
 }
 
-Compiled compileModel(const std::string& source) {
+Compiled compileModel(const std::string& source, bool fuse) {
   Compiled c{runFrontend("test.pvi", source), std::nullopt, nullptr, ""};
   if (!c.front.ok()) {
     c.errors = c.front.diags->brief();
     return c;
   }
-  c.lowered = lowerModel(*c.front.checked, *c.front.diags);
+  c.lowered = lowerModel(*c.front.checked, *c.front.diags, fuse);
   if (!c.lowered) {
     c.errors = c.front.diags->brief();
     return c;
@@ -223,7 +223,7 @@ void expectAotBitIdentical(const Compiled& c, const DataBlock& shared, const std
   std::filesystem::create_directories(dir);
   std::string object = (dir / "model.o").string(), library = (dir / "model.so").string();
   emitObjectFile(*c.lowered, object);
-  std::string link = std::string(PVI_CXX) + " -shared -o " + library + " " + object + " " + PVI_KERNELS_LIB;
+  std::string link = std::string(PVI_CXX) + " -shared -o " + library + " " + object + " " + PVI_KERNELS_LIB + " -lmvec";
   ASSERT_EQ(std::system(link.c_str()), 0) << link;
 
   SharedLibrary lib{dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL)};

@@ -26,7 +26,8 @@ struct Compiled {
   std::string errors;  // diagnostics when something failed
 };
 
-Compiled compileModel(const std::string& source);
+// fuse: see lowerModel (false: one kernel call per element-wise operation).
+Compiled compileModel(const std::string& source, bool fuse = true);
 
 // The text of a file, and of examples/<name>/model.pvi.
 std::string readFile(const std::filesystem::path& p);

@@ -526,17 +526,19 @@ TEST_P(KernelGradient, AccumulationAndScaling) {
         mag[a][j] = std::fabs(init[a][j]) + std::fabs(once.g[a][j]);
       }
     expectClose(e, p, pre.g, sum, mag, tol, "into a pre-filled buffer");
-    // adj / g_out scaled by 2.5: gradients scaled by 2.5, value unchanged.
+    // adj / g_out scaled by 4: gradients scaled by 4, value unchanged. A power of two scales
+    // every product exactly, so a sum with cancellation (a dot product of a matvec's gradient)
+    // is not judged against its result's magnitude for rounding its terms differently.
     std::vector<double> seed2 = seed;
-    for (auto& s : seed2) s *= 2.5;
+    for (auto& s : seed2) s *= 4.0;
     GradResult scaled = callGrad(e, p, seed2, want);
     if (scaled.ret) {
       EXPECT_EQ(*scaled.ret, out[0]) << show(e, p);
     }
     std::vector<std::vector<double>> times = once.g;
     for (auto& v : times)
-      for (auto& x : v) x *= 2.5;
-    expectClose(e, p, scaled.g, times, times, tol, "adjoint scaled by 2.5");
+      for (auto& x : v) x *= 4.0;
+    expectClose(e, p, scaled.g, times, times, tol, "adjoint scaled by 4");
   }
 }
 

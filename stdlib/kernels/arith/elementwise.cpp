@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "stdlib/kernels/arith/arith.h"
+#include "stdlib/kernels/simd/simd_loops.hpp"
 
 namespace {
 
@@ -37,38 +38,62 @@ inline void apply(int64_t n, const double* a, int64_t sa, const double* b, int64
   }
 }
 
+// Contiguous or broadcast operands go to the vector loops of simd_loops.hpp.
+bool contiguousOrBroadcast(int64_t s) { return s == 0 || s == 1; }
+
+bool simdBinary(char op, int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
+  if (!contiguousOrBroadcast(sa) || !contiguousOrBroadcast(sb)) return false;
+  pvi::kern::simdLoops().binary(op, n, a, sa, b, sb, out);
+  return true;
+}
+
+// g[i sg] += sign g_out[i] v[i sv] (v null: 1) for an operand of stride sg.
+bool simdAccumulate(int64_t n, double* g, int64_t sg, double sign, const double* g_out, const double* v, int64_t sv) {
+  if (g == nullptr) return true;
+  if (!contiguousOrBroadcast(sg) || !contiguousOrBroadcast(sv)) return false;
+  pvi::kern::simdLoops().accumulate(n, g, sg, sign, g_out, v, sv);
+  return true;
+}
+
 }  // namespace
 
 extern "C" {
 
 void pvi_ew_add(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
+  if (simdBinary('+', n, a, sa, b, sb, out)) return;
   apply(n, a, sa, b, sb, out, [](double x, double y) { return x + y; });
 }
 void pvi_ew_add_grad(int64_t n, const double*, int64_t sa, const double*, int64_t sb, const double*,
                      const double* g_out, double* g_a, double* g_b) {
-  accumulate(n, sa, g_a, [&](int64_t i) { return g_out[i]; });
-  accumulate(n, sb, g_b, [&](int64_t i) { return g_out[i]; });
+  if (!simdAccumulate(n, g_a, sa, 1.0, g_out, nullptr, 0)) accumulate(n, sa, g_a, [&](int64_t i) { return g_out[i]; });
+  if (!simdAccumulate(n, g_b, sb, 1.0, g_out, nullptr, 0)) accumulate(n, sb, g_b, [&](int64_t i) { return g_out[i]; });
 }
 
 void pvi_ew_sub(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
+  if (simdBinary('-', n, a, sa, b, sb, out)) return;
   apply(n, a, sa, b, sb, out, [](double x, double y) { return x - y; });
 }
 void pvi_ew_sub_grad(int64_t n, const double*, int64_t sa, const double*, int64_t sb, const double*,
                      const double* g_out, double* g_a, double* g_b) {
-  accumulate(n, sa, g_a, [&](int64_t i) { return g_out[i]; });
-  accumulate(n, sb, g_b, [&](int64_t i) { return -g_out[i]; });
+  if (!simdAccumulate(n, g_a, sa, 1.0, g_out, nullptr, 0)) accumulate(n, sa, g_a, [&](int64_t i) { return g_out[i]; });
+  if (!simdAccumulate(n, g_b, sb, -1.0, g_out, nullptr, 0))
+    accumulate(n, sb, g_b, [&](int64_t i) { return -g_out[i]; });
 }
 
 void pvi_ew_mul(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
+  if (simdBinary('*', n, a, sa, b, sb, out)) return;
   apply(n, a, sa, b, sb, out, [](double x, double y) { return x * y; });
 }
 void pvi_ew_mul_grad(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, const double*,
                      const double* g_out, double* g_a, double* g_b) {
-  accumulate(n, sa, g_a, [&](int64_t i) { return g_out[i] * b[i * sb]; });
-  accumulate(n, sb, g_b, [&](int64_t i) { return g_out[i] * a[i * sa]; });
+  if (!simdAccumulate(n, g_a, sa, 1.0, g_out, b, sb))
+    accumulate(n, sa, g_a, [&](int64_t i) { return g_out[i] * b[i * sb]; });
+  if (!simdAccumulate(n, g_b, sb, 1.0, g_out, a, sa))
+    accumulate(n, sb, g_b, [&](int64_t i) { return g_out[i] * a[i * sa]; });
 }
 
 void pvi_ew_div(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
+  if (simdBinary('/', n, a, sa, b, sb, out)) return;
   apply(n, a, sa, b, sb, out, [](double x, double y) { return x / y; });
 }
 void pvi_ew_div_grad(int64_t n, const double*, int64_t sa, const double* b, int64_t sb, const double* out,

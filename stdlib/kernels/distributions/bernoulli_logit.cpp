@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "stdlib/kernels/kernel_support.hpp"
+#include "stdlib/kernels/simd/simd_loops.hpp"
 
 using namespace pvi::kern;
 
@@ -15,6 +16,7 @@ extern "C" double pvi_bernoulli_logit_lpmf(int64_t n, const int64_t* y, int64_t 
 // d/dalpha = s inv_logit(-s alpha) (= y - inv_logit(alpha), without forming 1 - inv_logit).
 extern "C" double pvi_bernoulli_logit_lpmf_grad(double adj, int64_t n, const int64_t* y, int64_t s_y,
                                                 const double* alpha, int64_t s_alpha, double* g_alpha) {
+  if (s_y == 1 && s_alpha == 1) return simdLoops().bernoulliLogit(adj, n, y, alpha, g_alpha);
   double lp = 0.0;
   for (int64_t i = 0; i < n; ++i) {
     int64_t yi = y[i * s_y];
