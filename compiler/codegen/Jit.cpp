@@ -217,15 +217,15 @@ void emitObjectFile(const LoweredModel& model, const std::string& path, const st
   jtmb.setRelocationModel(llvm::Reloc::PIC_);
   if (cpu != "host") {
     std::string error;
-    const llvm::Target* target = llvm::TargetRegistry::lookupTarget(jtmb.getTargetTriple().str(), error);
-    const llvm::MCSubtargetInfo* info =
-        target ? target->createMCSubtargetInfo(jtmb.getTargetTriple().str(), "", "") : nullptr;
-    if (info == nullptr || !info->isCPUStringValid(cpu)) {
-      delete info;
-      throw std::invalid_argument("unknown CPU '" + cpu + "' for " + jtmb.getTargetTriple().str() +
-                                  " (use host, or a name such as x86-64, x86-64-v2, x86-64-v3, x86-64-v4)");
+    const std::string triple = jtmb.getTargetTriple().str();
+    const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
+    std::unique_ptr<const llvm::MCSubtargetInfo> subtarget(target ? target->createMCSubtargetInfo(triple, "", "")
+                                                                  : nullptr);
+    if (subtarget == nullptr || !subtarget->isCPUStringValid(cpu)) {
+      const bool x86 = jtmb.getTargetTriple().isX86();
+      throw UnknownCpu("unknown CPU '" + cpu + "' for " + triple + " (use host, or a CPU name LLVM knows" +
+                       (x86 ? std::string(", such as x86-64, x86-64-v2, x86-64-v3, x86-64-v4)") : std::string(")")));
     }
-    delete info;
     jtmb.setCPU(cpu);
     jtmb.getFeatures() = llvm::SubtargetFeatures();  // the CPU's own features, not the host's
   }

@@ -64,7 +64,7 @@ int buildModel(const std::string& file, const BuildOptions& options) {
   const fs::path object = options.keepObject ? fs::path(out + ".o") : tmp / "model.o";
   try {
     emitObjectFile(*l->model, object.string(), options.cpu);
-  } catch (const std::invalid_argument& e) {
+  } catch (const UnknownCpu& e) {
     std::cerr << "pvic: error: --cpu: " << e.what() << "\n";
     fs::remove_all(tmp);
     return app::kExitUsage;
@@ -80,7 +80,7 @@ int buildModel(const std::string& file, const BuildOptions& options) {
   std::stringstream libs(PVI_STANDALONE_LIBS);
   for (std::string lib; std::getline(libs, lib, '|');)
     if (!lib.empty()) command += " '" + lib + "'";
-  command += " -Wl,--end-group -lpthread -lmvec";
+  command += std::string(" -Wl,--end-group -lpthread ") + PVI_KERNELS_EXTRA_LINK;
   const int status = std::system(command.c_str());
   fs::remove_all(tmp);
   if (status != 0) {

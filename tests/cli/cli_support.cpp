@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -64,7 +65,11 @@ std::map<std::string, double> drawsExcessKurtosis(const std::filesystem::path& d
         }
         continue;
       }
-      for (size_t c = 0; c < cells.size() && c < columns.size(); ++c) columns[c].push_back(std::stod(cells[c]));
+      for (size_t c = 0; c < cells.size() && c < columns.size(); ++c) {
+        char* end = nullptr;
+        const double v = std::strtod(cells[c].c_str(), &end);
+        columns[c].push_back(end == cells[c].c_str() ? NAN : v);  // not a number: the column's kurtosis is NaN
+      }
     }
   }
   std::map<std::string, double> out;

@@ -29,7 +29,13 @@ std::vector<ExactMoments> inverseWishartMoments(const char* names[3], const doub
                      ((nu - k) * (nu - k - 1) * (nu - k - 1) * (nu - k - 3)));
   };
   const double d = nu - k - 1;
-  return {{names[0], psi[0][0] / d, sd(0, 0)}, {names[1], psi[1][0] / d, sd(1, 0)}, {names[2], psi[1][1] / d, sd(1, 1)}};
+  // A diagonal element is inverse gamma with shape a = (nu - K + 1) / 2, of excess kurtosis
+  // 6 (5a - 11) / ((a - 3)(a - 4)) for a > 4; the off-diagonal one's is estimated from the draws.
+  const double a = (nu - k + 1) / 2;
+  const double diagonalKurtosis = a > 4 ? 6 * (5 * a - 11) / ((a - 3) * (a - 4)) : INFINITY;
+  return {{names[0], psi[0][0] / d, sd(0, 0), diagonalKurtosis},
+          {names[1], psi[1][0] / d, sd(1, 0)},
+          {names[2], psi[1][1] / d, sd(1, 1), diagonalKurtosis}};
 }
 
 const char* kScaleMatrix = R"(  matrix[2, 2] S;

@@ -15,7 +15,8 @@
 namespace pvi::test {
 namespace {
 
-// Every operation, broadcast scalars, a parameter vector, and a data vector read twice.
+// Every operation, broadcast scalars, a parameter vector (read twice, and in a denominator), and a
+// data vector read twice.
 const char* kTree = R"(
 @partition(site)
 data per site { int N; vector[N] x; vector[N] z; vector[N] y; }
@@ -24,7 +25,7 @@ local per site { vector[N] u; }
 model {
   alpha ~ normal(0, 1); b ~ normal(0, 1); c ~ normal(0, 1); sigma ~ lognormal(0, 1);
   u ~ normal(0, 1);
-  y ~ normal(alpha + u - b * x + c * z ./ (2 + x .* x) + -(b * z), sigma);
+  y ~ normal(alpha + u - b * x + c * z ./ (2 + x .* x) + -(b * z) + x ./ (1.5 + u .* u), sigma);
 }
 )";
 
@@ -47,16 +48,16 @@ TEST(FusedElementwise, ATreeOfOperationsBecomesOneInstruction) {
   ASSERT_EQ(count(fused.lowered->partition, kFusedElementwise), 1);
   const ir::Inst& tree = *std::find_if(fused.lowered->partition.insts.begin(), fused.lowered->partition.insts.end(),
                                        [](const ir::Inst& i) { return i.name == kFusedElementwise; });
-  // Leaves: alpha, u, b, x, c, z, the constant 2 (x and b once each, though read twice).
-  EXPECT_EQ(tree.operands.size(), 7u);
+  // Leaves: alpha, u, b, x, c, z, the constants 2 and 1.5 (u, x and b once each, though read
+  // twice or more).
+  EXPECT_EQ(tree.operands.size(), 8u);
   EXPECT_EQ(std::count(tree.texts.begin(), tree.texts.end(), "neg"), 1);
-  EXPECT_EQ(std::count(tree.texts.begin(), tree.texts.end(), "/"), 1);
+  EXPECT_EQ(std::count(tree.texts.begin(), tree.texts.end(), "/"), 2);
 }
 
 // A value read twice is computed once, and the operations that read it form trees of their own;
-// nothing fuses across a loop.
-TEST(FusedElementwise, SharedValuesAndLoopsBoundTrees) {
-  const char* model = R"(
+// nothing fuses across a loop; a variable assigned in a loop is a leaf of the tree in its body.
+const char* kShared = R"(
 @partition(site)
 data per site { int N; vector[N] x; vector[N] y; }
 global { real a; real b; }
@@ -66,19 +67,30 @@ model {
   y ~ normal(eta, 1);
   y ~ normal(eta .* eta - x, 2);
   for (k in 1:2) y ~ normal(a * x + k, 3);
+  vector[N] m = x;
+  for (k in 1:2) m = m + b * x;
+  y ~ normal(m .* m, 4);
 }
 )";
-  Compiled c = compileModel(model);
+
+TEST(FusedElementwise, SharedValuesAndLoopsBoundTrees) {
+  Compiled c = compileModel(kShared);
   ASSERT_TRUE(c.jit) << c.errors;
   for (const std::string& k : kElementwise) EXPECT_EQ(count(c.lowered->partition, k), 0) << k;
-  EXPECT_EQ(count(c.lowered->partition, kFusedElementwise), 3);  // eta; eta .* eta - x; a * x + k
+  // eta; eta .* eta - x; a * x + k; m + b * x; m .* m
+  EXPECT_EQ(count(c.lowered->partition, kFusedElementwise), 5);
 }
 
 // The fused loops against one kernel call per operation: the same log density bit for bit, the
 // same gradient up to the order of its sums, and the gradient against finite differences.
 TEST(FusedElementwise, ValuesAndGradientsEqualOneCallPerOperation) {
-  const std::vector<std::string> models = {kTree, readExample("hierarchical_logistic"), readExample("six_cities"),
-                                           readExample("poisson_random_effect")};
+  const std::vector<std::string> models = {
+      kTree,
+      kShared,
+      readExample("hierarchical_logistic"),
+      readExample("six_cities"),
+      readExample("poisson_random_effect"),
+      readFile(std::filesystem::path(PVI_SOURCE_DIR) / "examples" / "eight_schools" / "noncentered.pvi")};
   for (const std::string& source : models) {
     Compiled fused = compileModel(source), plain = compileModel(source, false);
     ASSERT_TRUE(fused.jit && plain.jit) << fused.errors << plain.errors;
@@ -105,6 +117,19 @@ TEST(FusedElementwise, ValuesAndGradientsEqualOneCallPerOperation) {
         near(gz, hz, "gradient z");
         near(gw, hw, "gradient w");
         near(gt, ht, "gradient theta");
+      }
+      {  // the prior factor (its scalar arithmetic is fused too)
+        const std::vector<double> z = randomVector(a.globalDim(), rng), theta = randomVector(a.hyperDim(), rng);
+        const double* t = theta.empty() ? nullptr : theta.data();
+        std::vector<double> gz(z.size()), gt(theta.size()), hz(z.size()), ht(theta.size());
+        EXPECT_EQ(a.priorLogDensity(z.data(), t, nullptr, nullptr), b.priorLogDensity(z.data(), t, nullptr, nullptr));
+        const double va = a.priorLogDensity(z.data(), t, gz.data(), gt.data());
+        const double vb = b.priorLogDensity(z.data(), t, hz.data(), ht.data());
+        EXPECT_NEAR(va, vb, 1e-12 * (1 + std::fabs(vb)));
+        for (size_t k = 0; k < gz.size(); ++k)
+          EXPECT_NEAR(gz[k], hz[k], 1e-12 * (1 + std::fabs(hz[k]))) << "prior z " << k;
+        for (size_t k = 0; k < gt.size(); ++k)
+          EXPECT_NEAR(gt[k], ht[k], 1e-12 * (1 + std::fabs(ht[k]))) << "prior theta " << k;
       }
       checkGradients(a, rng);
     }

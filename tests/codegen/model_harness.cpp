@@ -223,7 +223,8 @@ void expectAotBitIdentical(const Compiled& c, const DataBlock& shared, const std
   std::filesystem::create_directories(dir);
   std::string object = (dir / "model.o").string(), library = (dir / "model.so").string();
   emitObjectFile(*c.lowered, object);
-  std::string link = std::string(PVI_CXX) + " -shared -o " + library + " " + object + " " + PVI_KERNELS_LIB + " -lmvec";
+  std::string link = std::string(PVI_CXX) + " -shared -o " + library + " " + object + " " + PVI_KERNELS_LIB + " " +
+                     PVI_KERNELS_EXTRA_LINK;
   ASSERT_EQ(std::system(link.c_str()), 0) << link;
 
   SharedLibrary lib{dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL)};

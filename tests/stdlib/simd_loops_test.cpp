@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -48,6 +49,12 @@ TEST(SimdLoops, TheBaselineIsBuiltAndTheChosenLevelRunsHere) {
   const char* wanted = std::getenv("PVI_SIMD");
   bool wantedRuns = false;
   for (const SimdLoops* l : levelsRunningHere()) wantedRuns |= wanted != nullptr && std::strcmp(l->level, wanted) == 0;
+  if (wanted != nullptr && *wanted != '\0' && !wantedRuns) {
+    // The kernel checks of this run are not at the level asked for (tests/stdlib/CMakeLists.txt
+    // reports the whole run as skipped on this line).
+    std::printf("PVI_SIMD=%s is not available on this CPU\n", wanted);
+    GTEST_SKIP();
+  }
   if (wantedRuns)
     EXPECT_STREQ(chosen.level, wanted);
   else  // the widest level this CPU runs

@@ -17,11 +17,16 @@ extern "C" double pvi_bernoulli_logit_lpmf(int64_t n, const int64_t* y, int64_t 
 extern "C" double pvi_bernoulli_logit_lpmf_grad(double adj, int64_t n, const int64_t* y, int64_t s_y,
                                                 const double* alpha, int64_t s_alpha, double* g_alpha) {
   if (s_y == 1 && s_alpha == 1) return simdLoops().bernoulliLogit(adj, n, y, alpha, g_alpha);
+  // Every point is checked before any gradient is written, as the vector loops do: -inf leaves
+  // g_alpha as it was.
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t yi = y[i * s_y];
+    if (!isFinite(alpha[i * s_alpha]) || (yi != 0 && yi != 1)) return -INFINITY;
+  }
   double lp = 0.0;
   for (int64_t i = 0; i < n; ++i) {
     int64_t yi = y[i * s_y];
     double ai = alpha[i * s_alpha];
-    if (!isFinite(ai) || (yi != 0 && yi != 1)) return -INFINITY;
     double sa = yi == 1 ? ai : -ai;
     double e = std::exp(-std::fabs(ai));
     lp -= std::fmax(-sa, 0.0) + std::log1p(e);

@@ -29,6 +29,9 @@ bool runsOnThisCpu(const SimdLoops* loops) {
 }
 
 const SimdLoops* choose() {
+#if defined(PVI_SIMD_X86)
+  __builtin_cpu_init();  // in case a kernel runs before the CPU model is initialised (static constructors)
+#endif
   const char* wanted = std::getenv("PVI_SIMD");
   if (wanted != nullptr && *wanted != '\0') {
     for (const SimdLoops* loops : kLevels)

@@ -13,8 +13,9 @@
 #endif
 
 // glibc declares libmvec's vector variants of exp and log1p (_ZGVdN4v_exp, _ZGVeN8v_log1p, ...)
-// only under -ffast-math; these declarations let the vectoriser call them without it.
-#if defined(__GNUC__) && !defined(__clang__)
+// only under -ffast-math; these declarations let the vectoriser call them without it (where
+// stdlib/CMakeLists.txt found them: PVI_SIMD_LIBMVEC).
+#if defined(PVI_SIMD_LIBMVEC) && defined(__GNUC__) && !defined(__clang__)
 #define PVI_VECTOR_VARIANT __attribute__((simd("notinbranch"), const, nothrow))
 #else
 #define PVI_VECTOR_VARIANT
@@ -46,7 +47,8 @@ void bernoulliLogitBlock(const int64_t* __restrict__ y, const double* __restrict
 }
 
 // The sum is kept in eight lanes (lane k sums the elements k mod 8) and added up at the end, in
-// the same order at every level.
+// the same order at every level (though each level's libmvec exp and log1p may differ in the
+// last bit).
 double bernoulliLogit(double adj, int64_t n, const int64_t* __restrict__ y, const double* __restrict__ alpha,
                       double* __restrict__ g) {
   int64_t bad = 0;

@@ -1,8 +1,10 @@
 #pragma once
 // The hottest kernels' contiguous loops, built once per instruction-set level (SSE2, AVX2,
 // AVX-512: stdlib/CMakeLists.txt) and chosen once per process for the CPU it runs on
-// (simd_dispatch.cpp). The kernels call them when their arguments are contiguous; strided and
-// broadcast cases keep their portable loops. exp and log1p are glibc's libmvec vector variants.
+// (simd_dispatch.cpp). The kernels call them when their arguments are contiguous (or, for the
+// element-wise operations, broadcast); other strides keep their portable loops. exp and log1p
+// are glibc's libmvec vector variants. Results depend on the level in the last bits (lanes,
+// libmvec's implementations): PVI_SIMD=baseline gives the same on every x86-64 machine.
 #include <cstdint>
 
 namespace pvi::kern {
