@@ -123,7 +123,7 @@ void expectSumClose(double got, LD want, LD mag, int64_t n, const std::string& w
 
 TEST(SimdLoops, MatvecItsTransposeAndDotMatchLongDouble) {
   for (const SimdLoops* L : levelsRunningHere())
-    for (int64_t r : {0, 1, 5, 8, 17, 67})
+    for (int64_t r : {0, 1, 5, 8, 17, 67, 1100})  // 1100: more than one chunk of rows
       for (int64_t c : {0, 1, 3, 4, 6, 9}) {
         std::mt19937_64 g(static_cast<uint64_t>(r * 100 + c));
         std::normal_distribution<double> nd;
