@@ -29,6 +29,12 @@ double pvi_bench_hierarchical_native(const struct pvi_bench_hierarchical_data* h
 
 // Eight schools, non-centred (examples/eight_schools/noncentered.pvi): x = (mu, u, t[0..8)) with
 // tau = exp(u); log p = normal(mu | 0, 5) + cauchy(tau | 0, 5) + u + sum_j normal(t_j | 0, 1) +
-// normal(y_j | mu + tau t_j, sigma_j). Its value, with the gradient written to g[0..10).
-double pvi_bench_eight_schools_native(const double* y, const double* sigma, const double* x, double* g);
+// normal(y_j | mu + tau t_j, sigma_j). Its value, with the gradient written to g[0..10); what
+// depends on the data alone is prepared once.
+struct pvi_bench_eight_schools_data {
+  double y[8], inv_sigma[8];
+  double constant;  // the normalising constants and -log sigma_j of every term
+};
+void pvi_bench_eight_schools_prepare(const double* y, const double* sigma, struct pvi_bench_eight_schools_data* d);
+double pvi_bench_eight_schools_native(const struct pvi_bench_eight_schools_data* d, const double* x, double* g);
 }

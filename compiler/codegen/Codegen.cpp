@@ -883,113 +883,104 @@ class Emitter {
     llvm::Value* out = ptrs_[k];
     llvm::FastMathFlags reassoc;
     reassoc.setAllowReassoc();
-    llvm::BasicBlock* before = b_.GetInsertBlock();
-    auto* head = llvm::BasicBlock::Create(ctx_, "fused", fn_);
-    auto* inside = llvm::BasicBlock::Create(ctx_, "fused.body", fn_);
-    auto* done = llvm::BasicBlock::Create(ctx_, "fused.done", fn_);
-    b_.CreateBr(head);
-    b_.SetInsertPoint(head);
-    llvm::PHINode* j = b_.CreatePHI(b_.getInt64Ty(), 2);
-    j->addIncoming(i64(0), before);
-    std::vector<llvm::PHINode*> sums(leaves, nullptr);  // broadcast leaves' adjoints, summed
+    // Broadcast leaves' adjoints are summed in stack slots, which LLVM's SROA makes registers.
+    std::vector<llvm::Value*> sums(leaves, nullptr);
+    llvm::IRBuilder<> entry(entry_, entry_->begin());
     for (size_t a = 0; a < leaves; ++a)
       if (adjoint[a] != nullptr && scalar[a] != nullptr) {
-        sums[a] = b_.CreatePHI(b_.getDoubleTy(), 2);
-        sums[a]->addIncoming(f64(0.0), before);
+        sums[a] = entry.CreateAlloca(b_.getDoubleTy());
+        b_.CreateStore(f64(0.0), sums[a]);
       }
-    b_.CreateCondBr(b_.CreateICmpSLT(j, n), inside, done);
-    b_.SetInsertPoint(inside);
-    // The tree's nodes in postfix order: a leaf's index, or an operation on earlier nodes.
-    struct Node {
-      int leaf = -1;
-      std::string op;
-      int left = -1, right = -1;
-      llvm::Value* value = nullptr;
-    };
-    std::vector<Node> nodes;
-    std::vector<int> stack;
-    for (const std::string& t : i.texts) {
-      Node node;
-      if (t == "+" || t == "-" || t == "*" || t == "/") {
-        node.right = stack.back();
-        stack.pop_back();
-        node.left = stack.back();
-        stack.pop_back();
-        node.op = t;
-        llvm::Value* x = nodes[static_cast<size_t>(node.left)].value;
-        llvm::Value* y = nodes[static_cast<size_t>(node.right)].value;
-        node.value = t == "+"   ? b_.CreateFAdd(x, y)
-                     : t == "-" ? b_.CreateFSub(x, y)
-                     : t == "*" ? b_.CreateFMul(x, y)
-                                : b_.CreateFDiv(x, y);
-      } else if (t == "neg") {
-        node.left = stack.back();
-        stack.pop_back();
-        node.op = t;
-        node.value = b_.CreateFNeg(nodes[static_cast<size_t>(node.left)].value);
-      } else {
-        node.leaf = std::stoi(t);
-        const size_t a = static_cast<size_t>(node.leaf);
-        node.value = scalar[a] != nullptr ? scalar[a] : load(b_.CreateGEP(b_.getDoubleTy(), base[a], j));
-      }
-      stack.push_back(static_cast<int>(nodes.size()));
-      nodes.push_back(node);
-    }
-    if (stack.size() != 1) throw std::logic_error("a malformed fused element-wise tree");
-    if (!backward) {
-      b_.CreateStore(nodes.back().value, b_.CreateGEP(b_.getDoubleTy(), out, j));
-    } else {
-      // The derivative rules of ew_add, ew_sub, ew_mul, ew_div and neg (stdlib/kernels/arith).
-      std::vector<llvm::Value*> adj(nodes.size(), nullptr), part(leaves, nullptr);
-      auto add = [&](int to, llvm::Value* v) {
-        llvm::Value*& slot = adj[static_cast<size_t>(to)];
-        slot = slot == nullptr ? v : b_.CreateFAdd(slot, v);
+    forEach(n, [&](llvm::Value* j) {
+      // The tree's nodes in postfix order: a leaf's index, or an operation on earlier nodes.
+      struct Node {
+        int leaf = -1;
+        std::string op;
+        int left = -1, right = -1;
+        llvm::Value* value = nullptr;
       };
-      adj.back() = load(b_.CreateGEP(b_.getDoubleTy(), gOut, j));
-      for (size_t m = nodes.size(); m-- > 0;) {
-        const Node& node = nodes[m];
-        llvm::Value* d = adj[m];
-        if (d == nullptr) continue;
-        if (node.leaf >= 0) {
-          llvm::Value*& p = part[static_cast<size_t>(node.leaf)];
-          p = p == nullptr ? d : b_.CreateFAdd(p, d);
-          continue;
-        }
-        llvm::Value* y = node.right >= 0 ? nodes[static_cast<size_t>(node.right)].value : nullptr;
-        if (node.op == "+") {
-          add(node.left, d);
-          add(node.right, d);
-        } else if (node.op == "-") {
-          add(node.left, d);
-          add(node.right, b_.CreateFNeg(d));
-        } else if (node.op == "*") {
-          add(node.left, b_.CreateFMul(d, y));
-          add(node.right, b_.CreateFMul(d, nodes[static_cast<size_t>(node.left)].value));
-        } else if (node.op == "/") {
-          add(node.left, b_.CreateFDiv(d, y));
-          add(node.right, b_.CreateFDiv(b_.CreateFMul(b_.CreateFNeg(d), node.value), y));
-        } else {  // neg
-          add(node.left, b_.CreateFNeg(d));
-        }
-      }
-      for (size_t a = 0; a < leaves; ++a) {
-        if (adjoint[a] == nullptr) continue;
-        llvm::Value* p = part[a] != nullptr ? part[a] : f64(0.0);
-        if (scalar[a] != nullptr) {
-          auto* sum = llvm::cast<llvm::Instruction>(b_.CreateFAdd(sums[a], p));
-          sum->setFastMathFlags(reassoc);
-          sums[a]->addIncoming(sum, inside);
+      std::vector<Node> nodes;
+      std::vector<int> stack;
+      for (const std::string& t : i.texts) {
+        Node node;
+        if (t == "+" || t == "-" || t == "*" || t == "/") {
+          node.right = stack.back();
+          stack.pop_back();
+          node.left = stack.back();
+          stack.pop_back();
+          node.op = t;
+          llvm::Value* x = nodes[static_cast<size_t>(node.left)].value;
+          llvm::Value* y = nodes[static_cast<size_t>(node.right)].value;
+          node.value = t == "+"   ? b_.CreateFAdd(x, y)
+                       : t == "-" ? b_.CreateFSub(x, y)
+                       : t == "*" ? b_.CreateFMul(x, y)
+                                  : b_.CreateFDiv(x, y);
+        } else if (t == "neg") {
+          node.left = stack.back();
+          stack.pop_back();
+          node.op = t;
+          node.value = b_.CreateFNeg(nodes[static_cast<size_t>(node.left)].value);
         } else {
-          llvm::Value* at = b_.CreateGEP(b_.getDoubleTy(), adjoint[a], j);
-          b_.CreateStore(b_.CreateFAdd(load(at), p), at);
+          node.leaf = std::stoi(t);
+          const size_t a = static_cast<size_t>(node.leaf);
+          node.value = scalar[a] != nullptr ? scalar[a] : load(b_.CreateGEP(b_.getDoubleTy(), base[a], j));
+        }
+        stack.push_back(static_cast<int>(nodes.size()));
+        nodes.push_back(node);
+      }
+      if (stack.size() != 1) throw std::logic_error("a malformed fused element-wise tree");
+      if (!backward) {
+        b_.CreateStore(nodes.back().value, b_.CreateGEP(b_.getDoubleTy(), out, j));
+      } else {
+        // The derivative rules of ew_add, ew_sub, ew_mul, ew_div and neg (stdlib/kernels/arith).
+        std::vector<llvm::Value*> adj(nodes.size(), nullptr), part(leaves, nullptr);
+        auto add = [&](int to, llvm::Value* v) {
+          llvm::Value*& slot = adj[static_cast<size_t>(to)];
+          slot = slot == nullptr ? v : b_.CreateFAdd(slot, v);
+        };
+        adj.back() = load(b_.CreateGEP(b_.getDoubleTy(), gOut, j));
+        for (size_t m = nodes.size(); m-- > 0;) {
+          const Node& node = nodes[m];
+          llvm::Value* d = adj[m];
+          if (d == nullptr) continue;
+          if (node.leaf >= 0) {
+            llvm::Value*& p = part[static_cast<size_t>(node.leaf)];
+            p = p == nullptr ? d : b_.CreateFAdd(p, d);
+            continue;
+          }
+          llvm::Value* y = node.right >= 0 ? nodes[static_cast<size_t>(node.right)].value : nullptr;
+          if (node.op == "+") {
+            add(node.left, d);
+            add(node.right, d);
+          } else if (node.op == "-") {
+            add(node.left, d);
+            add(node.right, b_.CreateFNeg(d));
+          } else if (node.op == "*") {
+            add(node.left, b_.CreateFMul(d, y));
+            add(node.right, b_.CreateFMul(d, nodes[static_cast<size_t>(node.left)].value));
+          } else if (node.op == "/") {
+            add(node.left, b_.CreateFDiv(d, y));
+            add(node.right, b_.CreateFDiv(b_.CreateFMul(b_.CreateFNeg(d), node.value), y));
+          } else {  // neg
+            add(node.left, b_.CreateFNeg(d));
+          }
+        }
+        for (size_t a = 0; a < leaves; ++a) {
+          if (adjoint[a] == nullptr) continue;
+          llvm::Value* p = part[a] != nullptr ? part[a] : f64(0.0);
+          if (scalar[a] != nullptr) {
+            auto* sum = llvm::cast<llvm::Instruction>(b_.CreateFAdd(load(sums[a]), p));
+            sum->setFastMathFlags(reassoc);
+            b_.CreateStore(sum, sums[a]);
+          } else {
+            llvm::Value* at = b_.CreateGEP(b_.getDoubleTy(), adjoint[a], j);
+            b_.CreateStore(b_.CreateFAdd(load(at), p), at);
+          }
         }
       }
-    }
-    j->addIncoming(b_.CreateAdd(j, i64(1)), inside);
-    b_.CreateBr(head);
-    b_.SetInsertPoint(done);
+    });
     for (size_t a = 0; a < leaves; ++a)
-      if (sums[a] != nullptr) b_.CreateStore(b_.CreateFAdd(load(adjoint[a]), sums[a]), adjoint[a]);
+      if (sums[a] != nullptr) b_.CreateStore(b_.CreateFAdd(load(adjoint[a]), load(sums[a])), adjoint[a]);
   }
 
   // Forward call of kernel instruction k, or (backward) its derivative rule.

@@ -162,28 +162,20 @@ TEST(SimdLoops, MatvecItsTransposeAndDotMatchLongDouble) {
       }
 }
 
-TEST(SimdLoops, ElementwiseOperationsAreExactAndTheirGradientsAccumulate) {
+TEST(SimdLoops, ElementwiseGradientsAccumulate) {
   for (const SimdLoops* L : levelsRunningHere())
     for (int64_t n : kLengths)
       for (int64_t sa : {0, 1})
         for (int64_t sb : {0, 1}) {
           std::mt19937_64 g(static_cast<uint64_t>(n * 4 + sa * 2 + sb));
           std::normal_distribution<double> nd;
-          std::vector<double> a(std::max<int64_t>(n, 1)), b(a.size()), out(n), u(n), grad(a.size());
+          std::vector<double> a(std::max<int64_t>(n, 1)), b(a.size()), u(n), grad(a.size());
           for (double& v : a) v = nd(g);
           for (double& v : b) v = nd(g);
           for (double& v : u) v = nd(g);
           for (double& v : grad) v = nd(g);
           const std::string where = std::string(L->level) + " n = " + std::to_string(n) + " strides " +
                                     std::to_string(sa) + " " + std::to_string(sb);
-          for (char op : {'+', '-', '*', '/'}) {
-            L->binary(op, n, a.data(), sa, b.data(), sb, out.data());
-            for (int64_t i = 0; i < n; ++i) {
-              const double x = a[i * sa], y = b[i * sb];
-              const double want = op == '+' ? x + y : op == '-' ? x - y : op == '*' ? x * y : x / y;
-              ASSERT_EQ(out[i], want) << where << " op " << op << " i = " << i;  // one rounding, as in C++
-            }
-          }
           // g[i sa] += sign u[i] b[i sb], or sign u[i] without b.
           for (bool withB : {false, true})
             for (double sign : {1.0, -1.0}) {

@@ -38,14 +38,9 @@ inline void apply(int64_t n, const double* a, int64_t sa, const double* b, int64
   }
 }
 
-// Contiguous or broadcast operands go to the vector loops of simd_loops.hpp.
+// The gradients of contiguous or broadcast operands go to the vector loops of simd_loops.hpp
+// (their sums; the forward loops below vectorise as they are).
 bool contiguousOrBroadcast(int64_t s) { return s == 0 || s == 1; }
-
-bool simdBinary(char op, int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
-  if (!contiguousOrBroadcast(sa) || !contiguousOrBroadcast(sb)) return false;
-  pvi::kern::simdLoops().binary(op, n, a, sa, b, sb, out);
-  return true;
-}
 
 // g[i sg] += sign g_out[i] v[i sv] (v null: 1) for an operand of stride sg.
 bool simdAccumulate(int64_t n, double* g, int64_t sg, double sign, const double* g_out, const double* v, int64_t sv) {
@@ -60,7 +55,6 @@ bool simdAccumulate(int64_t n, double* g, int64_t sg, double sign, const double*
 extern "C" {
 
 void pvi_ew_add(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
-  if (simdBinary('+', n, a, sa, b, sb, out)) return;
   apply(n, a, sa, b, sb, out, [](double x, double y) { return x + y; });
 }
 void pvi_ew_add_grad(int64_t n, const double*, int64_t sa, const double*, int64_t sb, const double*,
@@ -70,7 +64,6 @@ void pvi_ew_add_grad(int64_t n, const double*, int64_t sa, const double*, int64_
 }
 
 void pvi_ew_sub(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
-  if (simdBinary('-', n, a, sa, b, sb, out)) return;
   apply(n, a, sa, b, sb, out, [](double x, double y) { return x - y; });
 }
 void pvi_ew_sub_grad(int64_t n, const double*, int64_t sa, const double*, int64_t sb, const double*,
@@ -81,7 +74,6 @@ void pvi_ew_sub_grad(int64_t n, const double*, int64_t sa, const double*, int64_
 }
 
 void pvi_ew_mul(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
-  if (simdBinary('*', n, a, sa, b, sb, out)) return;
   apply(n, a, sa, b, sb, out, [](double x, double y) { return x * y; });
 }
 void pvi_ew_mul_grad(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, const double*,
@@ -93,7 +85,6 @@ void pvi_ew_mul_grad(int64_t n, const double* a, int64_t sa, const double* b, in
 }
 
 void pvi_ew_div(int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
-  if (simdBinary('/', n, a, sa, b, sb, out)) return;
   apply(n, a, sa, b, sb, out, [](double x, double y) { return x / y; });
 }
 void pvi_ew_div_grad(int64_t n, const double*, int64_t sa, const double* b, int64_t sb, const double* out,

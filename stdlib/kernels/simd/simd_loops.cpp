@@ -131,29 +131,6 @@ void matvecTransposeAdd(int64_t r, int64_t c, const double* __restrict__ A, cons
   for (; j < c; ++j) gx[j] += dot(r, A + j * r, go);
 }
 
-template <class F>
-void apply(int64_t n, const double* __restrict__ a, int64_t sa, const double* __restrict__ b, int64_t sb,
-           double* __restrict__ out, F f) {
-  if (sa == 1 && sb == 1) {
-    for (int64_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
-  } else if (sa == 0) {
-    const double x = a[0];
-    for (int64_t i = 0; i < n; ++i) out[i] = f(x, b[i * sb]);
-  } else {
-    const double y = b[0];
-    for (int64_t i = 0; i < n; ++i) out[i] = f(a[i * sa], y);
-  }
-}
-
-void binary(char op, int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out) {
-  switch (op) {
-    case '+': return apply(n, a, sa, b, sb, out, [](double x, double y) { return x + y; });
-    case '-': return apply(n, a, sa, b, sb, out, [](double x, double y) { return x - y; });
-    case '*': return apply(n, a, sa, b, sb, out, [](double x, double y) { return x * y; });
-    default: return apply(n, a, sa, b, sb, out, [](double x, double y) { return x / y; });
-  }
-}
-
 void accumulate(int64_t n, double* __restrict__ g, int64_t sg, double sign, const double* __restrict__ u,
                 const double* __restrict__ v, int64_t sv) {
   if (sg == 0) {
@@ -188,5 +165,5 @@ void accumulate(int64_t n, double* __restrict__ g, int64_t sg, double sign, cons
 #define PVI_STRING(a) PVI_STRING2(a)
 
 extern "C" const pvi::kern::SimdLoops PVI_CONCAT(pvi_simd_loops_, PVI_SIMD_LEVEL) = {
-    PVI_STRING(PVI_SIMD_LEVEL), bernoulliLogit, matvec, matvecTransposeAdd, dot, binary, accumulate,
+    PVI_STRING(PVI_SIMD_LEVEL), bernoulliLogit, matvec, matvecTransposeAdd, dot, accumulate,
 };

@@ -2,7 +2,7 @@
 // The hottest kernels' contiguous loops, built once per instruction-set level (SSE2, AVX2,
 // AVX-512: stdlib/CMakeLists.txt) and chosen once per process for the CPU it runs on
 // (simd_dispatch.cpp). The kernels call them when their arguments are contiguous (or, for the
-// element-wise operations, broadcast); other strides keep their portable loops. exp and log1p
+// element-wise gradients, broadcast); other strides keep their portable loops. exp and log1p
 // are glibc's libmvec vector variants. Results depend on the level in the last bits (lanes,
 // libmvec's implementations): PVI_SIMD=baseline gives the same on every x86-64 machine.
 #include <cstdint>
@@ -19,8 +19,6 @@ struct SimdLoops {
   // g_x[j] += A(:, j) . g_out for j < c.
   void (*matvecTransposeAdd)(int64_t r, int64_t c, const double* A, const double* g_out, double* g_x);
   double (*dot)(int64_t n, const double* a, const double* b);
-  // out[i] = a[i sa] op b[i sb] for op in {+, -, *, /}, strides 0 or 1.
-  void (*binary)(char op, int64_t n, const double* a, int64_t sa, const double* b, int64_t sb, double* out);
   // g[i sg] += sign * u[i] * v[i sv] (v null: 1), strides 0 or 1: the gradient of an element-wise
   // operation for one operand (sg == 0 sums into g[0]).
   void (*accumulate)(int64_t n, double* g, int64_t sg, double sign, const double* u, const double* v, int64_t sv);
