@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -35,6 +36,7 @@ std::unique_ptr<LoweredSource> lowerFile(const std::string& file, bool& tooLarge
 }  // namespace
 
 int runModel(const std::string& file, const app::DataCli& data, const app::FitCli& fit, const app::OutputCli& output) {
+  const auto t0 = std::chrono::steady_clock::now();
   bool tooLarge = false;
   std::unique_ptr<LoweredSource> l = lowerFile(file, tooLarge);
   if (!l) return tooLarge ? app::kExitInvalid : app::kExitUsage;
@@ -50,6 +52,7 @@ int runModel(const std::string& file, const app::DataCli& data, const app::FitCl
   m.code = jit->code();
   m.info = l->model->info;
   m.source = file;
+  m.compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return app::runFit("pvic run", m, data, fit, output);
 }
 

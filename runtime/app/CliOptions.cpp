@@ -56,7 +56,10 @@ void addFitOptions(CLI::App& cmd, FitCli& f, OutputCli& o) {
                  "N(0, --initial-sd^2 I)) or prior")
       ->capture_default_str()
       ->check(CLI::IsMember({"laplace", "prior"}));
-  cmd.add_option("--local-steps", f.fit.localSteps, "Adam steps per client update")->capture_default_str();
+  cmd.add_option("--local-steps", f.fit.localSteps,
+                 "Most Adam steps per client update (without local latents a client stops sooner, when 2 windows of 10 "
+                 "steps do not raise its objective beyond its Monte Carlo error)")
+      ->capture_default_str();
   cmd.add_option("--iterations-per-round", f.fit.iterationsPerRound,
                  "sfvi: server steps per round (the ELBO is estimated and q averaged once per round)")
       ->capture_default_str();

@@ -116,6 +116,9 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
            const OutputCli& outCli) {
   BoundModel bound;
   FitOptions options = fitCli.fit;
+  PhaseTimes times;
+  times.compile = lm.compileSeconds;
+  Stopwatch clock;
   try {
     options.algorithm = parseAlgorithm(fitCli.algorithm);
     if (!fitCli.schedule.empty()) options.schedule = parseSchedule(fitCli.schedule);
@@ -130,6 +133,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     if (fitCli.warmup >= 0) options.sampling.warmup = static_cast<std::size_t>(fitCli.warmup);
     options.sampling.draws = outCli.draws;
     bound = bindData(lm, data, options.seed);
+    times.data = clock.lap();
     printNotes(program, bound);
     // Refuses bad options, and a family or draws too large for memory, before anything runs,
     // and says what auto picked.
@@ -148,7 +152,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     std::cerr << program << ": error: " << e.what() << "\n";
     return kExitOutput;
   }
-  if (options.algorithm == Algorithm::Nuts) return runSampling(program, lm, bound, fitCli, outCli, options);
+  if (options.algorithm == Algorithm::Nuts) return runSampling(program, lm, bound, fitCli, outCli, options, times);
   const CompiledModel& model = *bound.model;
   FitResult result;
   const int fitted = fitWithProgress(
@@ -159,6 +163,8 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
       },
       result);
   if (fitted != kExitOk) return fitted;
+  times.start = result.startSeconds;
+  times.fit = result.totalSeconds - result.startSeconds;
   std::cout << "prior: " << result.prior << "\n";
   if (!result.start.empty()) std::cout << "start: " << result.start << "\n";
   if (!result.usable) {
@@ -175,7 +181,9 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     resample.enabled = outCli.resample == "psis";
     resample.maxKhat = kKhatTrusted;
     resample.threads = options.threads;
+    clock.lap();
     const PosteriorDraws draws = drawPosterior(model, result, outCli.draws, options.seed + 1, resample);
+    times.draws = clock.lap();
     const ImportanceResampling& resampling = draws.resampling;
     output::RunInfo run = runInfo(lm, bound, fitCli, result, outCli);
     // The Stan CSV: parameters and generated quantities, without the three density columns.
@@ -238,6 +246,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
     output::writeSummaryJson(summaryPath, summary);
     output::writeStanCsv(outCli.output, run, csv);
     outputs.commit();
+    times.write = clock.lap();
 
     std::cout << "\n" << output::formatSummaryTable(summary.summary) << "\n";
     shown.print();
@@ -260,6 +269,7 @@ int runFit(const std::string& program, const LoadedModel& lm, const DataCli& dat
       std::cerr << program << ": warning: " << khatLine(summary.paretoKhat, resampling.candidates) << "\n";
     printEvents(result.events);
     for (const std::string& w : written) std::printf("wrote %s\n", w.c_str());
+    std::printf("%s\n", workLine(times, result.evaluations).c_str());
   });
 }
 

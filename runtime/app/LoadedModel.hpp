@@ -13,6 +13,7 @@ struct LoadedModel {
   pvi_model_code code{};
   ModelInfo info;
   std::string source;  // the model file, for output headers
+  double compileSeconds = -1.0;  // source to function pointers, when this process compiled it
 };
 
 }  // namespace pvi

@@ -94,7 +94,7 @@ output::SamplingTotals samplingTotals(const MixingSummary& m, const FitOptions& 
 }  // namespace
 
 int runSampling(const std::string& program, const LoadedModel& lm, const BoundModel& bound, const FitCli& fitCli,
-                const OutputCli& outCli, const FitOptions& options) {
+                const OutputCli& outCli, const FitOptions& options, PhaseTimes times) {
   const CompiledModel& model = *bound.model;
   FitResult result;
   const int fitted = fitWithProgress(
@@ -107,8 +107,12 @@ int runSampling(const std::string& program, const LoadedModel& lm, const BoundMo
   if (!result.start.empty()) std::cout << "start: " << result.start << "\n";
   const SampledPosterior& p = result.posterior.sampled();
   const MixingSummary& mixing = *result.mixing;
+  times.start = result.startSeconds;
+  times.fit = result.totalSeconds - result.startSeconds;
   const int status = writeOutputs(program, [&] {
+    Stopwatch clock;
     const PosteriorDraws draws = drawPosterior(model, result, 0, 0);
+    times.draws = clock.lap();
     const output::RunInfo run = samplingRunInfo(lm, bound, options, outCli);
     // The parameter and generated-quantity columns, without lp__, log_p__, log_g__.
     const Eigen::Index extra = 3;
@@ -165,6 +169,7 @@ int runSampling(const std::string& program, const LoadedModel& lm, const BoundMo
       }
     }
     outputs.commit();
+    times.write = clock.lap();
 
     std::cout << "\n" << output::formatSummaryTable(summary.summary) << "\n";
     shown.print();
@@ -175,6 +180,7 @@ int runSampling(const std::string& program, const LoadedModel& lm, const BoundMo
         mixing.warmupGradients + mixing.samplingGradients, mixing.warmupGradients, mixing.divergences, mixing.maxRhat,
         mixing.minEssBulk, mixing.minEssTail, mixing.warnings.empty() ? " (no warnings)" : "");
     for (const std::string& w : written) std::printf("wrote %s\n", w.c_str());
+    std::printf("%s\n", workLine(times, result.evaluations).c_str());
     std::fflush(stdout);
     for (const std::string& w : mixing.warnings) std::cerr << program << ": warning: " << w << "\n";
   });

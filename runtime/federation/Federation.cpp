@@ -120,9 +120,12 @@ template <class Family>
 estimation::Estimate Federation<Family>::freeEnergy(std::size_t samples, std::uint64_t seed) {
   const Natural& q = server_.posterior();
   double value = entropy(toStandard(q)), variance = 0.0;
-  for (auto& c : clients_) {
-    const estimation::Estimate e =
-        expectedLogLikelihoodOf(*c, q, samples, support::deriveSeed(seed, c->factorIndex()), server_);
+  std::vector<estimation::Estimate> terms(clients_.size());
+  support::forEachIndex(pool_.get(), clients_.size(), [&](std::size_t k) {
+    Participant<Family>& c = *clients_[k];
+    terms[k] = expectedLogLikelihoodOf(c, q, samples, support::deriveSeed(seed, c.factorIndex()), server_);
+  });
+  for (const estimation::Estimate& e : terms) {  // in factor order, whatever the threads
     value += e.value;
     variance += e.standardError * e.standardError;
     server_.counters().evaluationMessages += 2;

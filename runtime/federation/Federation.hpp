@@ -25,6 +25,7 @@
 #include "runtime/federation/Client.hpp"
 #include "runtime/federation/Server.hpp"
 #include "runtime/model/FactorModel.hpp"
+#include "runtime/support/ThreadPool.hpp"
 
 namespace pvi::federation {
 
@@ -68,6 +69,14 @@ class Federation {
   // Client k draws from deriveSeed(seed, k). Exact where the likelihoods offer closed forms.
   estimation::Estimate freeEnergy(std::size_t samples, std::uint64_t seed);
 
+  // Threads for the work the server fans out to its in-process participants at once (the Laplace
+  // start's joint density, the free energy): each participant's part runs on this pool, and the
+  // parts are added in factor order, so the numbers do not depend on the count. 0 or 1: none.
+  void setThreads(std::size_t threads) {
+    pool_ = threads > 1 ? std::make_shared<support::ThreadPool>(threads) : nullptr;
+  }
+  support::ThreadPool* pool() const { return pool_.get(); }
+
   // The invariant eta_q == eta_0 + sum_k eta_k also on the clients' side: the largest difference
   // between a client's eta_k and the server's record (0 when they agree bitwise).
   double clientRecordMismatch() const;
@@ -76,6 +85,7 @@ class Federation {
   Server<Family> server_;
   std::vector<std::unique_ptr<Participant<Family>>> clients_;
   std::unique_ptr<Participant<Family>> priorClient_;
+  std::shared_ptr<support::ThreadPool> pool_;
 };
 
 template <class Family>

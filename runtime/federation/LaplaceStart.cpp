@@ -1,5 +1,6 @@
 #include "runtime/federation/LaplaceStart.hpp"
 
+#include <mutex>
 #include <sstream>
 
 #include "runtime/families/Family.hpp"
@@ -47,6 +48,7 @@ class JointAtServer {
   std::vector<PointTerm> collect(const Eigen::VectorXd& z, const Eigen::VectorXd* steps) {
     std::vector<PointTerm> terms;
     terms.reserve(participants_.size() + 1);
+    const std::lock_guard lock(countersMutex_);  // the searches may run on several threads
     auto& counters = f_.server().counters();
     for (Participant<Family>* p : participants_) {
       terms.push_back(p->pointTerm(z, steps));
@@ -62,6 +64,7 @@ class JointAtServer {
  private:
   Federation<Family>& f_;
   std::vector<Participant<Family>*> participants_;
+  std::mutex countersMutex_;
 };
 
 }  // namespace
@@ -96,6 +99,10 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
   search.lbfgs = options.lbfgs;
   search.starts = options.starts;
   search.seed = options.seed;
+  if (support::ThreadPool* pool = federation.pool())
+    search.forEach = [pool](std::size_t n, const std::function<void(std::size_t)>& fn) {
+      support::forEachIndex(pool, n, fn);
+    };
   const optim::LaplaceModes modes = optim::laplaceAtModes(std::ref(joint), curvature, start, search);
   // The first search's outcome says why there is no start when no proper mode was found.
   const optim::LaplaceResult& mode = modes.found() ? modes.modes.front().laplace : modes.first;

@@ -11,6 +11,7 @@
 #include "runtime/fit/AlgorithmChoice.hpp"
 #include "runtime/fit/FitOptions.hpp"
 #include "runtime/fit/FittedPosterior.hpp"
+#include "runtime/model/CountingModel.hpp"
 #include "runtime/model/FactorModel.hpp"
 #include "runtime/support/Communication.hpp"
 #include "runtime/support/Trace.hpp"
@@ -59,7 +60,10 @@ struct FitResult {
   bool usable = true;
   std::string status;  // one line: "converged: ...", "not converged: ...", "the fit failed: ..."
 
-  double seconds = 0.0;
+  double seconds = 0.0;                 // the rounds (or chains)
+  double startSeconds = 0.0;            // finding where q starts (the Laplace start), before the rounds
+  double totalSeconds = 0.0;            // all of fitModel
+  EvaluationCounts evaluations;         // the model's factors evaluated by the whole fit
   std::optional<MixingSummary> mixing;  // samplers only
 };
 

@@ -112,7 +112,7 @@ struct FitOptions {
   // the model allows it, and at N(0, initialSd^2 I) with local latents (IsotropicStart.hpp);
   // false: at the prior (every client factor flat).
   bool laplaceStart = true;
-  std::size_t localSteps = 300;          // Adam steps per client update
+  std::size_t localSteps = 300;          // the most Adam steps per client update (it stops sooner, Fit.cpp)
   std::size_t iterationsPerRound = 100;  // sfvi: iterations (server steps) per round
   // sfvi, sfvi-avg (and pvi with locals): q(z) and every q(w | z) start at N(0, initialSd^2 I)
   // on the unconstrained scale. Networks need a small one (0.1): with sd 1 every weight draw is

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -56,22 +57,36 @@ LaplaceModes laplaceAtModes(const ValueAndGradient& f, const CurvatureAt& curvat
   if (r.first.improper()) return r;
   if (r.first.outcome == LaplaceOutcome::Found) accept(LaplaceResult(r.first));
 
-  // The other searches, from uniform points where the density is finite.
-  std::mt19937_64 rng(support::deriveSeed(options.seed, kStartsStream));
-  std::vector<LbfgsResult> ends;
-  for (std::size_t s = 1; s < options.starts; ++s) {
+  // The other searches, from uniform points where the density is finite; start s draws from a
+  // stream of its own, so they can run in any order.
+  const std::size_t others = options.starts > 1 ? options.starts - 1 : 0;
+  std::vector<std::optional<LbfgsResult>> searched(others);
+  std::vector<std::size_t> spent(others, 0);
+  const std::function<void(std::size_t)> search = [&](std::size_t s) {
+    std::mt19937_64 rng(support::deriveSeed(options.seed, kStartsStream, s));
     for (int attempt = 0; attempt < kAttemptsPerStart; ++attempt) {
       Eigen::VectorXd x(first.size());
       for (Eigen::Index i = 0; i < x.size(); ++i) x[i] = options.radius * (2.0 * support::uniform01(rng) - 1.0);
       LbfgsResult end = maximiseLbfgs(f, x, options.lbfgs);
-      r.evaluations += end.evaluations;
+      spent[s] += end.evaluations;
       if (end.status == LbfgsStatus::NotFiniteAtStart) continue;
-      ++r.searches;
-      // Only searches that converged: a search stopped by its iteration limit on a slowly rising
-      // ridge is no mode, and its flat curvature would give it a large mass.
-      if (end.status == LbfgsStatus::Converged) ends.push_back(std::move(end));
-      break;
+      searched[s] = std::move(end);
+      return;
     }
+  };
+  if (options.forEach) {
+    options.forEach(others, search);
+  } else {
+    for (std::size_t s = 0; s < others; ++s) search(s);
+  }
+  std::vector<LbfgsResult> ends;
+  for (std::size_t s = 0; s < others; ++s) {
+    r.evaluations += spent[s];
+    if (!searched[s]) continue;
+    ++r.searches;
+    // Only searches that converged: a search stopped by its iteration limit on a slowly rising
+    // ridge is no mode, and its flat curvature would give it a large mass.
+    if (searched[s]->status == LbfgsStatus::Converged) ends.push_back(std::move(*searched[s]));
   }
   std::sort(ends.begin(), ends.end(), [](const LbfgsResult& a, const LbfgsResult& b) { return a.value > b.value; });
   // Counts a search for the known mode x lies at, if there is one.

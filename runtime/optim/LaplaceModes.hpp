@@ -9,7 +9,8 @@
 //   1. laplaceAtMode from `first` (Laplace.hpp). An improper outcome there is the answer: a
 //      density that rises without bound has no best mode.
 //   2. L-BFGS from `starts - 1` more points uniform in [-radius, radius]^d (Stan's initialisation),
-//      each redrawn until the density is finite there; only searches that converge count.
+//      each redrawn until the density is finite there; only searches that converge count. They are
+//      independent, and run at once where `forEach` has threads.
 //   3. The searches' end points, best value first, become modes: one within 0.1 Laplace sd of a
 //      mode already found counts for it; otherwise laplaceAtMode from it (its Hessian), until
 //      `maxModes` distinct proper modes are known (so among more modes than that, the highest
@@ -19,6 +20,7 @@
 #include <Eigen/Core>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "runtime/optim/Laplace.hpp"
@@ -31,6 +33,10 @@ struct MultiStartOptions {
   std::size_t maxModes = 4;  // Hessians for at most this many distinct modes
   std::uint64_t seed = 1;
   LbfgsOptions lbfgs;
+  // Runs fn(0), ..., fn(n - 1), possibly at once on several threads (then `f` must be safe to call
+  // from them); empty: in order. The searches from the other starts run through it; each draws
+  // its start from a stream of its own, so the result does not depend on the threads.
+  std::function<void(std::size_t, const std::function<void(std::size_t)>&)> forEach;
 };
 
 struct LaplaceMode {

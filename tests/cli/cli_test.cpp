@@ -33,6 +33,15 @@ TEST(PvicRun, LogisticRegressionWritesDrawsSummaryAndTable) {
   EXPECT_NE(r.out.find("algorithm: pvi: the model has no local latents"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Mean"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("beta.57"), std::string::npos) << r.out;
+  // The last line says where the time went and what the fit evaluated: the 10 clients' gradients
+  // (a positive count, a multiple of no fixed number: the clients stop by themselves).
+  const std::size_t work = r.out.find("time: compile ");
+  ASSERT_NE(work, std::string::npos) << r.out;
+  const std::string line = r.out.substr(work, r.out.find('\n', work) - work);
+  for (const char* part : {", data ", ", start ", ", fit ", ", draws ", ", write ",
+                           "; evaluations: ", " partition gradients, ", "; peak memory "})
+    EXPECT_NE(line.find(part), std::string::npos) << part << " in " << line;
+  EXPECT_EQ(line.find("evaluations: 0 partition gradients"), std::string::npos) << line;
 
   output::StanCsvFile csv = output::readStanCsv(dir.path / "fit.csv");
   ASSERT_GE(csv.columns.size(), 3u + 58u + 921u);

@@ -137,6 +137,11 @@ TEST(Fit, NutsReachesTheConjugatePosterior) {
   EXPECT_GT(f.mixing->minEssBulk, 400.0);
   EXPECT_EQ(f.mixing->divergences, 0u);
   for (std::size_t c = 1; c <= 4; ++c) EXPECT_GE(progressCalls[c], 100u) << "chain " << c;
+  // The fit's evaluations are counted (FitResult::evaluations): every gradient of the joint
+  // density the chains took is one of the prior and one of each partition.
+  const std::uint64_t chainGradients = f.mixing->warmupGradients + f.mixing->samplingGradients;
+  EXPECT_GE(f.evaluations.priorGradients, chainGradients);
+  EXPECT_EQ(f.evaluations.partitionGradients, f.evaluations.priorGradients * r.model->numPartitions());
   const SampledPosterior& p = f.posterior.sampled();
   ASSERT_EQ(p.draws.rows(), 4000);
   for (int i = 0; i < kD + 1; ++i) {

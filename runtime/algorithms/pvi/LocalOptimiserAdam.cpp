@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <exception>
 #include <limits>
 #include <numeric>
@@ -82,8 +83,14 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
     const optim::AdamSettings settings{options_.beta1, options_.beta2, options_.epsilon};
     Eigen::VectorXd grad(params.size());
     optim::RunningMean averaged;
-    double best = -std::numeric_limits<double>::infinity(), windowSum = 0.0;
+    // The early-stopping windows: the objective's sum and sum of squares over the current window,
+    // the best window's mean and variance of the mean, and the iterates' sums over the windows
+    // since the best (the plateau's average if the optimiser stops).
+    double best = -std::numeric_limits<double>::infinity(), bestVariance = 0.0;
+    double windowSum = 0.0, windowSquares = 0.0;
     std::size_t windowCount = 0, badWindows = 0;
+    Eigen::VectorXd windowIterates = Eigen::VectorXd::Zero(params.size());
+    std::deque<Eigen::VectorXd> plateau;
     estimation::EstimationOptions est{options_.samples, options_.useExactExpectations, nullptr};
     std::vector<std::size_t> rows;
     const std::size_t nObs = f.numObservations();
@@ -127,19 +134,33 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
 
       if (es.window > 0) {
         windowSum += objective;
+        windowSquares += objective * objective;
+        windowIterates += params;
         if (++windowCount == es.window) {
-          const double mean = windowSum / static_cast<double>(es.window);
-          if (mean > best + es.tolerance * std::max(1.0, std::abs(best))) {
+          const double n = static_cast<double>(es.window);
+          const double mean = windowSum / n;
+          const double variance = std::max(0.0, windowSquares / n - mean * mean) / std::max(1.0, n - 1.0);
+          const double margin = std::max(es.standardErrors * std::sqrt(variance + bestVariance),
+                                         es.tolerance * std::max(1.0, std::abs(best)));
+          if (!(mean <= best + margin)) {  // the first window always counts
             best = mean;
+            bestVariance = variance;
             badWindows = 0;
-          } else if (++badWindows >= es.patience) {
+            plateau.clear();
+          } else {
+            ++badWindows;
+          }
+          plateau.push_back(windowIterates / n);
+          windowSum = windowSquares = 0.0;
+          windowCount = 0;
+          windowIterates.setZero();
+          if (badWindows >= es.patience) {
             sol.stoppedEarly = true;
-            windowSum = 0.0;
-            windowCount = 0;
+            // The plateau: the best window and those after it (equal weights: equal lengths).
+            averaged = optim::RunningMean();
+            for (const Eigen::VectorXd& w : plateau) averaged.add(w);
             break;
           }
-          windowSum = 0.0;
-          windowCount = 0;
         }
       }
     }

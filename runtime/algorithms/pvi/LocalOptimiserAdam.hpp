@@ -13,9 +13,14 @@
 // then the chain rule to the white coordinates; for q(w) = N(mw, diag sdw^2) likewise with
 // G_w = g_w + xi / sdw. Unbiased, and noiseless where q is the exact optimum.
 //
-// Early stopping on the local objective: the objective estimates are averaged over windows of
-// `window` steps; when `patience` consecutive windows fail to beat the best window average by
-// tolerance * max(1, |best|), the optimiser stops.
+// Early stopping on the local objective, within its Monte Carlo error: the objective estimates are
+// averaged over windows of `window` steps; a window improves on the best window when its mean
+// exceeds the best's by more than `standardErrors` standard errors of that difference (each
+// window's standard error from the spread of its own steps' estimates; a steady rise makes the
+// difference grow as the window does, its spread only as the square root) and by more than
+// tolerance * max(1, |best|). After `patience` consecutive windows without improvement the
+// optimiser stops, and the result is the average of the iterates of those windows (the plateau),
+// instead of AdamOptions::averageFrom's.
 //
 // Mini-batches: with miniBatchSize > 0 each step evaluates f on a fresh random subset of the
 // client's observations through LocalLikelihood::evaluateMiniBatch (without replacement). A
@@ -34,7 +39,8 @@ namespace pvi::algorithms {
 struct EarlyStopping {
   std::size_t window = 0;  // 0 disables early stopping
   std::size_t patience = 3;
-  double tolerance = 1e-4;
+  double standardErrors = 2.0;
+  double tolerance = 0.0;
 };
 
 struct AdamOptions {
