@@ -81,6 +81,10 @@ ClientUpdate<Family> Client<Family>::computeUpdate(const Natural& posterior, dou
   }
   problem.locals = locals_;
   problem.seed = seed;
+  if (warmStart_ && unapplied_ && cavityMode_ == CavityMode::Deletion) {
+    Natural start = problem.posterior + *unapplied_;
+    if (checkDistribution(start)) problem.start = std::move(start);
+  }
   out.solution = optimiser_->optimise(problem);
   pendingLocals_ = std::move(out.solution.locals);
   out.solution.locals.reset();  // q(w_k) stays on the client
@@ -98,8 +102,10 @@ void Client<Family>::commit(const ClientUpdate<Family>& update, double scale) {
   if (update.factorIndex != factorIndex_) throw std::invalid_argument("Client::commit: update of another client");
   std::optional<ConditionalGaussian> proposal = std::move(pendingLocals_);
   pendingLocals_.reset();
+  unapplied_.reset();
   if (!update.ok || scale == 0.0) return;
   factor_ += scale * update.delta;
+  if (warmStart_) unapplied_ = update.solution.change - scale * update.delta;
   if (proposal) locals_ = std::move(proposal);
   ++committed_;
 }

@@ -54,6 +54,17 @@ class Client final : public Participant<Family> {
   const estimation::LocalLikelihood& likelihood() const { return *likelihood_; }
   std::size_t updatesCommitted() const { return committed_; }
 
+  // Warm starts (off by default): each update's q' starts where the client's last solution would
+  // put it now, q + (1 - applied) Delta' with Delta' the last solution's undamped change and
+  // `applied` the fraction of it the server took (rho times its scale). With damping rho the
+  // server moves q only rho of the way to a client's optimum, and the client's next optimum, for
+  // a cavity that changed little, lies the rest of the way on (in natural parameters:
+  // q_new + (1 - rho) Delta'). A start that is not a valid distribution is not used.
+  void setWarmStart(bool on) {
+    warmStart_ = on;
+    unapplied_.reset();
+  }
+
   // Default Deletion. Fixed needs `fixed`, a valid distribution.
   void setCavityMode(CavityMode mode, std::optional<Natural> fixed = std::nullopt);
   CavityMode cavityMode() const { return cavityMode_; }
@@ -81,6 +92,8 @@ class Client final : public Participant<Family> {
   std::optional<Natural> fixedCavity_;
   std::optional<ConditionalGaussian> pendingLocals_;  // from the last computeUpdate
   std::size_t committed_ = 0;
+  bool warmStart_ = false;
+  std::optional<Natural> unapplied_;  // the part of the last solution's change not yet applied
 };
 
 }  // namespace pvi::federation

@@ -69,9 +69,10 @@ class Federation {
   // Client k draws from deriveSeed(seed, k). Exact where the likelihoods offer closed forms.
   estimation::Estimate freeEnergy(std::size_t samples, std::uint64_t seed);
 
-  // Threads for the work the server fans out to its in-process participants at once (the Laplace
-  // start's joint density, the free energy): each participant's part runs on this pool, and the
-  // parts are added in factor order, so the numbers do not depend on the count. 0 or 1: none.
+  // Threads for the work the server runs at once in one process: the free energy's participants
+  // (added in factor order) and the Laplace start's searches (each from its own stream), so the
+  // numbers do not depend on the count. 0 or 1: none. Not for work submitted from inside a task
+  // on this pool (it would wait on tasks queued behind itself).
   void setThreads(std::size_t threads) {
     pool_ = threads > 1 ? std::make_shared<support::ThreadPool>(threads) : nullptr;
   }

@@ -48,10 +48,10 @@ class JointAtServer {
   std::vector<PointTerm> collect(const Eigen::VectorXd& z, const Eigen::VectorXd* steps) {
     std::vector<PointTerm> terms;
     terms.reserve(participants_.size() + 1);
+    for (Participant<Family>* p : participants_) terms.push_back(p->pointTerm(z, steps));
     const std::lock_guard lock(countersMutex_);  // the searches may run on several threads
     auto& counters = f_.server().counters();
     for (Participant<Family>* p : participants_) {
-      terms.push_back(p->pointTerm(z, steps));
       if (p->factorIndex() == 0) continue;  // the refined prior lives on the server
       const std::size_t d = static_cast<std::size_t>(z.size());
       counters.startMessages += 2;

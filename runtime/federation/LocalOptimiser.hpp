@@ -34,6 +34,9 @@ struct LocalProblem {
   Natural cavity;                             // eta_q - eta_k (may be improper)
   std::optional<ConditionalGaussian> locals;  // q(w_k | z) at the start; empty without locals
   std::uint64_t seed = 0;                     // seeds every random draw of this update
+  // Where q' starts, when not at `posterior` (a valid distribution): the client's warm start
+  // (Client::setWarmStart). The solution's change is still relative to `posterior`.
+  std::optional<Natural> start;
 };
 
 template <class Family>
@@ -44,7 +47,7 @@ struct LocalSolution {
   Natural change;                                               // eta_q' - eta_q  (= eta_k' - eta_k); valid when ok
   std::optional<ConditionalGaussian> locals;                    // the optimised q(w_k | z)
   double objective = std::numeric_limits<double>::quiet_NaN();  // F_k estimate (+ const) at the end
-  double initialExpectedLogLik = std::numeric_limits<double>::quiet_NaN();  // E_q[f_k] at the received q
+  double initialExpectedLogLik = std::numeric_limits<double>::quiet_NaN();  // E_q[f_k] where q' started
   std::size_t steps = 0;                                                    // inner iterations taken
   std::size_t innerHalvings = 0;                                            // step halvings to keep q' valid
   bool stoppedEarly = false;

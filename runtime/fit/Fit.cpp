@@ -54,17 +54,6 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   adam.averageFrom = 0.5;
   adam.steps = o.localSteps;
   adam.samples = choice.refineSamples > 0 ? choice.refineSamples : o.samples;
-  // Without local latents, a client stops when two windows of 10 steps in a row do not raise its
-  // objective beyond its Monte Carlo error (LocalOptimiserAdam.hpp); localSteps is the most it
-  // takes. From the Laplace start the received q is near each client's optimum, and the fixed 300
-  // steps were spent on noise: spambase's whole fit took 191,020 partition gradients, now 40,540,
-  // for the same ELBO (-665.79) and test NLPD (0.1773) (bench/spambase/whole_run.sh). With locals
-  // q(w | z) starts far from its optimum and its sds move slowly under noisy objectives: stopping
-  // early left contraception's global sds at 0.50-0.66 of Stan's, so those clients take every step.
-  if (shapeOf(model).localDim == 0) {
-    adam.earlyStopping.window = 10;
-    adam.earlyStopping.patience = 2;
-  }
   auto optimiser = std::make_shared<algorithms::AdamOptimiser<Family>>(adam);
 
   federation::FederationOptions<Family> fo;
@@ -151,12 +140,14 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   result.prior = learnTheta ? prior + "; hyperparameters learned as point estimates (empirical Bayes)" : prior;
   result.start = "started from the prior (asked for)";
   const auto startClock = std::chrono::steady_clock::now();
+  bool startedAtMode = false;
   if (o.laplaceStart) {
     federation::LaplaceStartOptions lo;
     lo.names = model.globalNames();
     lo.seed = o.seed;
     const federation::LaplaceStartReport start = federation::startAtLaplace(federation, lo);
     result.start = start.summary;
+    startedAtMode = start.applied;
     const bool withoutMaximum = start.improper && [&] {
       const std::vector<bool> proper = model.globalsWithProperPrior();
       return start.coordinate < proper.size() && proper[start.coordinate];
@@ -178,6 +169,21 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
     } else if (!start.applied && shapeOf(model).localDim > 0) {
       result.start = federation::startAtIsotropic(federation, o.initialSd).summary;
     }
+  }
+  // Where q started at the Laplace approximation (no locals, theta fixed), q is near each client's
+  // optimum: a client stops when two windows of 10 steps in a row do not raise its objective beyond
+  // its Monte Carlo error (LocalOptimiserAdam.hpp; localSteps is the most it takes), and starts each
+  // update where its last solution puts it (Client::setWarmStart). The fixed 300 steps were spent
+  // on noise: spambase's whole fit took 191,020 partition gradients, now 40,540, for the same ELBO
+  // (-665.79) and test NLPD (0.1773) (bench/spambase/whole_run.sh). Elsewhere q starts far from
+  // the optimum, where windows of 10 steps gain less than their noise: with locals, stopping early
+  // left contraception's global sds at 0.50-0.66 of Stan's. Those clients take every step.
+  if (startedAtMode && !learnTheta) {
+    algorithms::EarlyStopping early;
+    early.window = 10;
+    early.patience = 2;
+    optimiser->setEarlyStopping(early);
+    for (std::size_t k = 1; k <= federation.numClients(); ++k) federation.client(k).setWarmStart(true);
   }
   result.startSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - startClock).count();
   StoppingRule stopping{o.patience};

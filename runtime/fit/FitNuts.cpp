@@ -12,8 +12,11 @@
 #include <Eigen/Cholesky>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <iomanip>
+#include <memory>
 #include <sstream>
+#include <thread>
 
 #include "runtime/fit/Fit.hpp"
 #include "runtime/fit/Mixing.hpp"
@@ -21,6 +24,7 @@
 #include "runtime/model/NonFiniteReason.hpp"
 #include "runtime/optim/FiniteDifferenceHessian.hpp"
 #include "runtime/optim/LaplaceModes.hpp"
+#include "runtime/support/ThreadPool.hpp"
 
 namespace pvi {
 namespace {
@@ -28,7 +32,7 @@ namespace {
 // Sets the sampler's initial distribution to the Laplace approximation where the model allows it;
 // returns where the chains start, in words.
 std::string laplaceInitialisation(const FactorModel& model, const JointDensity& joint, const samplers::Target& target,
-                                  samplers::SamplerOptions& so) {
+                                  samplers::SamplerOptions& so, std::size_t threads) {
   std::size_t locals = 0;
   for (std::size_t j = 0; j < model.numPartitions(); ++j) locals += model.localDim(j);
   const std::string uniform = "chains start uniformly in [-2, 2] on the unconstrained scale";
@@ -43,6 +47,13 @@ std::string laplaceInitialisation(const FactorModel& model, const JointDensity& 
   };
   optim::MultiStartOptions mo;
   mo.seed = so.seed;
+  // The searches from random starts at once, on the chains' threads (the target is evaluated
+  // from several threads by the chains anyway).
+  std::unique_ptr<support::ThreadPool> pool = threads > 1 ? std::make_unique<support::ThreadPool>(threads) : nullptr;
+  if (pool)
+    mo.forEach = [&pool](std::size_t n, const std::function<void(std::size_t)>& fn) {
+      support::forEachIndex(pool.get(), n, fn);
+    };
   const optim::LaplaceModes modes =
       optim::laplaceAtModes(f, curvature, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(joint.dim())), mo);
   if (!modes.found()) return uniform + " (no proper mode found)";
@@ -95,7 +106,9 @@ FitResult sampleModel(const FactorModel& model, const FitOptions& o, const Algor
   so.dualAveraging.delta = s.adaptDelta;
   so.metric = s.metric;
   so.adaptation = s.adaptation;
-  const std::string start = laplaceInitialisation(model, joint, target, so);
+  const std::size_t threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  const std::string start = laplaceInitialisation(model, joint, target, so, threads);
+  const double startSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::vector<samplers::ChainResult> chains = samplers::sample(target, so, chainProgress);
 
   SampledPosterior p;
@@ -121,7 +134,8 @@ FitResult sampleModel(const FactorModel& model, const FitOptions& o, const Algor
   result.converged = !result.mixing->failed;
   result.status = result.mixing->failed ? "the chains did not mix" : "the chains mixed";
   result.posterior = std::move(p);
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.startSeconds = startSeconds;
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - startSeconds;
   return result;
 }
 

@@ -7,35 +7,31 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/model/FactorModel.hpp"
+#include "runtime/model/ForwardingModel.hpp"
 
 namespace pvi {
 
-class WithHyperparameters final : public FactorModel {
+class WithHyperparameters final : public ForwardingModel {
  public:
   // `model` must outlive this object; theta has model.hyperDim() entries.
-  WithHyperparameters(const FactorModel& model, std::vector<double> theta) : model_(model), theta_(std::move(theta)) {}
+  WithHyperparameters(const FactorModel& model, std::vector<double> theta)
+      : ForwardingModel(model), theta_(std::move(theta)) {}
 
   void setTheta(std::vector<double> theta) { theta_ = std::move(theta); }
   const std::vector<double>& theta() const { return theta_; }
 
-  size_t globalDim() const override { return model_.globalDim(); }
-  size_t numPartitions() const override { return model_.numPartitions(); }
-  std::string partitionLabel(size_t partition) const override { return model_.partitionLabel(partition); }
-  size_t localDim(size_t partition) const override { return model_.localDim(partition); }
-  double partitionObservations(size_t partition) const override { return model_.partitionObservations(partition); }
+  size_t hyperDim() const override { return 0; }
   double priorLogDensity(const double* z, const double*, double* gradZ, double*) const override {
-    return model_.priorLogDensity(z, theta_.data(), gradZ, nullptr);
+    return inner().priorLogDensity(z, theta_.data(), gradZ, nullptr);
   }
   double partitionLogDensity(size_t partition, const double* z, const double* w, const double*, double* gradZ,
                              double* gradW, double*) const override {
-    return model_.partitionLogDensity(partition, z, w, theta_.data(), gradZ, gradW, nullptr);
+    return inner().partitionLogDensity(partition, z, w, theta_.data(), gradZ, gradW, nullptr);
   }
-  std::vector<std::string> globalNames() const override { return model_.globalNames(); }
-  std::vector<bool> globalsWithProperPrior() const override { return model_.globalsWithProperPrior(); }
+  // The model's prior may depend on theta: it is not declared Gaussian here.
+  std::optional<GaussianPrior> gaussianPrior() const override { return std::nullopt; }
 
  private:
-  const FactorModel& model_;
   std::vector<double> theta_;
 };
 

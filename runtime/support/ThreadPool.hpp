@@ -45,9 +45,10 @@ class ThreadPool {
   std::vector<std::thread> workers_;
 };
 
-// fn(0), ..., fn(n - 1): on `pool` when there is one, else in order on this thread. Every call
-// finishes before the first exception (in index order of submission) is rethrown, since the
-// calls may use the caller's frame.
+// fn(0), ..., fn(n - 1): on `pool` when there is one (as at most kRunsPerThread contiguous runs
+// of indices per thread), else in order on this thread. Every call finishes before the exception
+// of the lowest index is rethrown, since the calls may use the caller's frame.
+inline constexpr std::size_t kRunsPerThread = 4;
 void forEachIndex(ThreadPool* pool, std::size_t n, const std::function<void(std::size_t)>& fn);
 
 }  // namespace pvi::support

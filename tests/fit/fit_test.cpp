@@ -114,6 +114,26 @@ TEST(Fit, ConjugateRegressionReachesTheExactPosterior) {
   check(sds, r.exactCov.diagonal().cwiseSqrt(), "sd");
 }
 
+// The fit's threads (clients, the ELBO's clients, the Laplace start's searches) change where the
+// work runs, not the numbers: one thread and two give the same posterior, ELBO and start, bit for
+// bit, and the same evaluation counts.
+TEST(Fit, ResultsDoNotDependOnTheThreads) {
+  const Regression& r = regression();
+  FitOptions o;
+  o.seed = 31;
+  o.threads = 1;
+  const FitResult one = fitModel(*r.model, o);
+  o.threads = 2;
+  const FitResult two = fitModel(*r.model, o);
+  EXPECT_EQ(one.posterior.gaussian().mean, two.posterior.gaussian().mean);
+  EXPECT_EQ(one.posterior.gaussian().denseCovariance(), two.posterior.gaussian().denseCovariance());
+  EXPECT_EQ(one.elbo.value, two.elbo.value);
+  EXPECT_EQ(one.start, two.start);
+  EXPECT_EQ(one.rounds, two.rounds);
+  EXPECT_EQ(one.evaluations.partitionGradients, two.evaluations.partitionGradients);
+  EXPECT_GT(one.evaluations.partitionGradients, 0u);
+}
+
 // NUTS over the compiled model: every coefficient's mean and variance within 4 Monte Carlo
 // standard errors (the draws' own ESS, runtime/diagnostics) of the conjugate posterior, mixing
 // reported as such, and the draws in constrained space are the sampler's own, chain by chain.

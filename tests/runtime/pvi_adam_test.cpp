@@ -282,6 +282,58 @@ TEST(AdamConjugate, EarlyStoppingWaitsOutTheMonteCarloError) {
   EXPECT_LE(mostSteps, 300u);
 }
 
+// Client::setWarmStart: after a damped update, the next update's q' starts where the last
+// solution puts it now, the received q plus the part of the last change the server did not apply
+// ((1 - rho scale) Delta'); without warm starts, or after a rejected update, at the received q.
+class RecordingOptimiser final : public LocalOptimiser<MeanFieldGaussian> {
+ public:
+  explicit RecordingOptimiser(MeanFieldNatural change) : change_(std::move(change)) {}
+  LocalSolution<MeanFieldGaussian> optimise(const LocalProblem<MeanFieldGaussian>& p) const override {
+    problems.push_back(p);
+    LocalSolution<MeanFieldGaussian> s;
+    s.ok = true;
+    s.change = change_;
+    return s;
+  }
+  std::string name() const override { return "recording"; }
+  mutable std::vector<LocalProblem<MeanFieldGaussian>> problems;
+
+ private:
+  MeanFieldNatural change_;
+};
+
+TEST(WarmStart, StartsWhereTheLastSolutionLeftOff) {
+  const LinearGaussianModel model(20, 2, 1, 5);
+  MeanFieldNatural change = MeanFieldNatural::flat(2);
+  change.eta1 << 0.3, -0.2;
+  change.eta2 << -0.5, -0.25;
+  auto optimiser = std::make_shared<RecordingOptimiser>(change);
+  for (const bool warm : {false, true}) {
+    optimiser->problems.clear();
+    Client<MeanFieldGaussian> client(1, std::make_shared<PartitionLikelihood>(model, 0, std::vector<double>{}),
+                                     optimiser, MeanFieldNatural::flat(2));
+    client.setWarmStart(warm);
+    const MeanFieldNatural q = toNatural(MeanFieldStandard{Eigen::Vector2d(0.1, 0.2), Eigen::Vector2d(1.0, 2.0)});
+    const ClientUpdate<MeanFieldGaussian> first = client.computeUpdate(q, 0.2, 1);
+    ASSERT_TRUE(first.ok) << first.reason;
+    EXPECT_FALSE(optimiser->problems.back().start.has_value());
+    client.commit(first, 0.5);  // the server applied half of rho Delta
+    const MeanFieldNatural q2 = q + 0.5 * first.delta;
+    const ClientUpdate<MeanFieldGaussian> second = client.computeUpdate(q2, 0.2, 2);
+    ASSERT_TRUE(second.ok);
+    const auto& p = optimiser->problems.back();
+    ASSERT_EQ(p.start.has_value(), warm);
+    if (warm) {
+      const MeanFieldNatural expected = q2 + (1.0 - 0.2 * 0.5) * change;
+      EXPECT_LT((p.start->eta1 - expected.eta1).cwiseAbs().maxCoeff(), 1e-15);
+      EXPECT_LT((p.start->eta2 - expected.eta2).cwiseAbs().maxCoeff(), 1e-15);
+    }
+    client.commit(second, 0.0);  // rejected: nothing to carry over
+    ASSERT_TRUE(client.computeUpdate(q2, 0.2, 3).ok);
+    EXPECT_FALSE(optimiser->problems.back().start.has_value());
+  }
+}
+
 }  // namespace
 }  // namespace pvi::test
 

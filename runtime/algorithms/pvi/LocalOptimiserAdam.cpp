@@ -64,7 +64,8 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
     // Adam works in white coordinates (WhitenedCoordinates.hpp) relative to the received q and,
     // for q(w), relative to the starting q(w): every parameter starts at 0 and a step is measured
     // in standard deviations, whatever the units of the data.
-    Stable st = toStable(toStandard(p.posterior));
+    // From the warm start when there is one (the whitening origin is then the warm start).
+    Stable st = toStable(toStandard(p.start ? *p.start : p.posterior));
     const auto origin = whiteningOrigin(st);
     Stable white = whiteOrigin(origin);
     const auto nz = static_cast<Eigen::Index>(stableSize(st));
@@ -87,7 +88,7 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
     // the best window's mean and variance of the mean, and the iterates' sums over the windows
     // since the best (the plateau's average if the optimiser stops).
     double best = -std::numeric_limits<double>::infinity(), bestVariance = 0.0;
-    double windowSum = 0.0, windowSquares = 0.0;
+    double windowSum = 0.0, windowSquares = 0.0, windowShift = 0.0;
     std::size_t windowCount = 0, badWindows = 0;
     Eigen::VectorXd windowIterates = Eigen::VectorXd::Zero(params.size());
     std::deque<Eigen::VectorXd> plateau;
@@ -133,16 +134,18 @@ federation::LocalSolution<Family> AdamOptimiser<Family>::optimise(const federati
       }
 
       if (es.window > 0) {
-        windowSum += objective;
-        windowSquares += objective * objective;
+        if (windowCount == 0) windowShift = objective;  // sums about the first value: no cancellation
+        windowSum += objective - windowShift;
+        windowSquares += (objective - windowShift) * (objective - windowShift);
         windowIterates += params;
         if (++windowCount == es.window) {
           const double n = static_cast<double>(es.window);
-          const double mean = windowSum / n;
-          const double variance = std::max(0.0, windowSquares / n - mean * mean) / std::max(1.0, n - 1.0);
+          const double shifted = windowSum / n, mean = windowShift + shifted;
+          const double variance = std::max(0.0, windowSquares / n - shifted * shifted) / std::max(1.0, n - 1.0);
           const double margin = std::max(es.standardErrors * std::sqrt(variance + bestVariance),
                                          es.tolerance * std::max(1.0, std::abs(best)));
-          if (!(mean <= best + margin)) {  // the first window always counts
+          // The first finite window always counts; a non-finite one never does.
+          if (std::isfinite(mean) && !(mean <= best + margin)) {
             best = mean;
             bestVariance = variance;
             badWindows = 0;

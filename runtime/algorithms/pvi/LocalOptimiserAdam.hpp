@@ -70,6 +70,8 @@ class AdamOptimiser final : public federation::LocalOptimiser<Family> {
   federation::LocalSolution<Family> optimise(const federation::LocalProblem<Family>& problem) const override;
   std::string name() const override { return "Adam on reparameterised Monte Carlo gradients"; }
   const AdamOptions& options() const { return options_; }
+  // Not while an update runs (the fit sets it once it knows where q starts).
+  void setEarlyStopping(EarlyStopping e) { options_.earlyStopping = e; }
 
  private:
   AdamOptions options_;
