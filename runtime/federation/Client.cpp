@@ -94,6 +94,7 @@ ClientUpdate<Family> Client<Family>::computeUpdate(const Natural& posterior, dou
   }
   out.delta = damping * out.solution.change;
   out.ok = true;
+  if (warmStart_) pendingChange_ = out.solution.change;
   return out;
 }
 
@@ -102,10 +103,13 @@ void Client<Family>::commit(const ClientUpdate<Family>& update, double scale) {
   if (update.factorIndex != factorIndex_) throw std::invalid_argument("Client::commit: update of another client");
   std::optional<ConditionalGaussian> proposal = std::move(pendingLocals_);
   pendingLocals_.reset();
+  std::optional<Natural> change = std::move(pendingChange_);
+  pendingChange_.reset();
   unapplied_.reset();
   if (!update.ok || scale == 0.0) return;
+  // Before the factor moves: the update may not come from computeUpdate (a start's moveFactors).
+  if (change && change->dim() == update.delta.dim()) unapplied_ = *change - scale * update.delta;
   factor_ += scale * update.delta;
-  if (warmStart_) unapplied_ = update.solution.change - scale * update.delta;
   if (proposal) locals_ = std::move(proposal);
   ++committed_;
 }

@@ -62,6 +62,7 @@ class Client final : public Participant<Family> {
   // q_new + (1 - rho) Delta'). A start that is not a valid distribution is not used.
   void setWarmStart(bool on) {
     warmStart_ = on;
+    pendingChange_.reset();
     unapplied_.reset();
   }
 
@@ -93,7 +94,8 @@ class Client final : public Participant<Family> {
   std::optional<ConditionalGaussian> pendingLocals_;  // from the last computeUpdate
   std::size_t committed_ = 0;
   bool warmStart_ = false;
-  std::optional<Natural> unapplied_;  // the part of the last solution's change not yet applied
+  std::optional<Natural> pendingChange_;  // the last computeUpdate's undamped change (warm starts)
+  std::optional<Natural> unapplied_;      // the part of the last solution's change not yet applied
 };
 
 }  // namespace pvi::federation

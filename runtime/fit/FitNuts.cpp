@@ -107,8 +107,9 @@ FitResult sampleModel(const FactorModel& model, const FitOptions& o, const Algor
   so.metric = s.metric;
   so.adaptation = s.adaptation;
   const std::size_t threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  const auto startClock = std::chrono::steady_clock::now();
   const std::string start = laplaceInitialisation(model, joint, target, so, threads);
-  const double startSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double startSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - startClock).count();
   std::vector<samplers::ChainResult> chains = samplers::sample(target, so, chainProgress);
 
   SampledPosterior p;

@@ -107,7 +107,10 @@ struct FitOptions {
   double tolerance = 1e-3;                 // stop when a round changes q by at most this (relative)
   // Stop when the ELBO has not risen by more than 2 standard errors above its best for this many
   // rounds (0: never). Monte Carlo noise keeps the change of q above `tolerance` on most models.
-  std::size_t patience = 5;
+  // 3 since contraception's SFVI fit spent 4 of its 15 rounds confirming two plateaus at 5 (seeds
+  // 1-3: 11 rounds at 3, errors against Stan 0.045-0.051 sd and sd ratios within 7%, against 15-19
+  // rounds and 0.039-0.058 sd, 5% at 5; docs/fitting.md, "Stopping").
+  std::size_t patience = 3;
   // Start q at the Laplace approximation at the joint mode (federation/LaplaceStart.hpp) where
   // the model allows it, and at N(0, initialSd^2 I) with local latents (IsotropicStart.hpp);
   // false: at the prior (every client factor flat).

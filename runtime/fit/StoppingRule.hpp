@@ -6,8 +6,10 @@
 // hierarchical model) q can drift by a tenth of its sd per round while the ELBO gains a fraction
 // of its Monte Carlo standard error, so "no gain for `patience` rounds" ends the fit half way.
 // So the plateau counts only when, in addition, no global's mean has moved by more than
-// `maxDrift` of its sd under q between the first and the last of those rounds: Monte Carlo jitter
-// of the iterates (a few hundredths of an sd per round) stays far below it, a steady drift does not.
+// `driftPerRound` x `patience` of its sd under q between the first and the last of those rounds
+// (0.25 sd over 5 rounds, 0.15 over 3): Monte Carlo jitter of the iterates (a few hundredths of an
+// sd, not growing with the rounds) stays below it, a steady drift of 0.05 sd per round or more
+// does not, whatever the patience.
 #include <Eigen/Core>
 #include <cstddef>
 #include <deque>
@@ -19,7 +21,8 @@ namespace pvi {
 
 class StoppingRule {
  public:
-  explicit StoppingRule(std::size_t patience, double maxDrift = 0.25) : patience_(patience), maxDrift_(maxDrift) {}
+  explicit StoppingRule(std::size_t patience, double driftPerRound = 0.05)
+      : patience_(patience), maxDrift_(driftPerRound * static_cast<double>(patience)) {}
 
   // After each round: its record and q's means and sds (of the globals, unconstrained). True
   // when the fit should stop.

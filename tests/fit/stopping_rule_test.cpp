@@ -32,6 +32,17 @@ TEST(StoppingRule, AMeanStillDriftingKeepsTheFitGoingThroughAPlateau) {
   for (int k = 0; k < 30; ++k)
     EXPECT_FALSE(rule.update(round(-282.0 + 0.02 * k), Eigen::Vector2d(0.03 + 0.006 * k, 1.0), kSd)) << k;
   EXPECT_NEAR(rule.drift(), 0.5, 1e-9);  // 5 rounds x 0.006 / 0.06
+  // The same drift with a patience of 3 (0.3 sd over the window, above its 0.15): still going.
+  StoppingRule shorter(3);
+  for (int k = 0; k < 30; ++k)
+    EXPECT_FALSE(shorter.update(round(-282.0 + 0.02 * k), Eigen::Vector2d(0.03 + 0.006 * k, 1.0), kSd)) << k;
+  EXPECT_NEAR(shorter.drift(), 0.3, 1e-9);
+  // Half that drift per round (0.05 sd) over 3 rounds is at the threshold, not above it: it stops.
+  StoppingRule slow(3);
+  bool stopped = false;
+  for (int k = 0; k < 30 && !stopped; ++k)
+    stopped = slow.update(round(-282.0 + 0.02 * k), Eigen::Vector2d(0.03 + 0.0029 * k, 1.0), kSd);
+  EXPECT_TRUE(stopped);
 }
 
 TEST(StoppingRule, ANewBestResetsThePlateauAndPatienceZeroNeverStops) {
