@@ -57,22 +57,29 @@ LaplaceModes laplaceAtModes(const ValueAndGradient& f, const CurvatureAt& curvat
   if (r.first.improper()) return r;
   if (r.first.outcome == LaplaceOutcome::Found) accept(LaplaceResult(r.first));
 
-  // The other searches, from uniform points where the density is finite; start s draws from a
-  // stream of its own, so they can run in any order.
+  // The other searches, from uniform points where the density is finite. The points are drawn
+  // here, one after the other from one stream (each redrawn until the density is finite there),
+  // so they are the same however the searches then run.
   const std::size_t others = options.starts > 1 ? options.starts - 1 : 0;
   std::vector<std::optional<LbfgsResult>> searched(others);
   std::vector<std::size_t> spent(others, 0);
-  const std::function<void(std::size_t)> search = [&](std::size_t s) {
-    std::mt19937_64 rng(support::deriveSeed(options.seed, kStartsStream, s));
+  std::vector<std::optional<Eigen::VectorXd>> starts(others);
+  std::mt19937_64 rng(support::deriveSeed(options.seed, kStartsStream));
+  for (std::size_t s = 0; s < others; ++s) {
     for (int attempt = 0; attempt < kAttemptsPerStart; ++attempt) {
-      Eigen::VectorXd x(first.size());
+      Eigen::VectorXd x(first.size()), g(first.size());
       for (Eigen::Index i = 0; i < x.size(); ++i) x[i] = options.radius * (2.0 * support::uniform01(rng) - 1.0);
-      LbfgsResult end = maximiseLbfgs(f, x, options.lbfgs);
-      spent[s] += end.evaluations;
-      if (end.status == LbfgsStatus::NotFiniteAtStart) continue;
-      searched[s] = std::move(end);
-      return;
+      ++spent[s];
+      if (!std::isfinite(f(x, g))) continue;
+      starts[s] = std::move(x);
+      break;
     }
+  }
+  const std::function<void(std::size_t)> search = [&](std::size_t s) {
+    if (!starts[s]) return;
+    LbfgsResult end = maximiseLbfgs(f, *starts[s], options.lbfgs);
+    spent[s] += end.evaluations;
+    if (end.status != LbfgsStatus::NotFiniteAtStart) searched[s] = std::move(end);
   };
   if (options.forEach) {
     options.forEach(others, search);

@@ -34,8 +34,8 @@ struct MultiStartOptions {
   std::uint64_t seed = 1;
   LbfgsOptions lbfgs;
   // Runs fn(0), ..., fn(n - 1), possibly at once on several threads (then `f` must be safe to call
-  // from them); empty: in order. The searches from the other starts run through it; each draws
-  // its start from a stream of its own, so the result does not depend on the threads.
+  // from them); empty: in order. The searches from the other starts run through it; their start
+  // points are drawn before, in order, so the result does not depend on the threads.
   std::function<void(std::size_t, const std::function<void(std::size_t)>&)> forEach;
 };
 
