@@ -174,8 +174,8 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   // optimum: a client stops when two windows of 10 steps in a row do not raise its objective beyond
   // its Monte Carlo error (LocalOptimiserAdam.hpp; localSteps is the most it takes), and starts each
   // update where its last solution puts it (Client::setWarmStart). The fixed 300 steps were spent
-  // on noise: spambase's whole fit took 191,080 partition gradients, now 40,380, for the same ELBO
-  // (-665.79) and test NLPD (0.1773) (bench/spambase/whole_run.sh). Elsewhere q starts far from
+  // on noise: spambase's whole fit took 191,080 partition gradients, now 40,380 (37,390 with a
+  // patience of 3), for the same test NLPD (0.1773; 0.1772) (bench/spambase/whole_run.sh). Elsewhere q starts far from
   // the optimum, where windows of 10 steps gain less than their noise: with locals, stopping early
   // left contraception's global sds at 0.50-0.66 of Stan's. Those clients take every step.
   if (startedAtMode && !learnTheta) {
