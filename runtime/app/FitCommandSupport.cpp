@@ -5,24 +5,11 @@
 #include <cstdio>
 #include <iostream>
 
+#include "runtime/model/MemoryLimit.hpp"
 #include "runtime/output/AtomicFile.hpp"
 #include "runtime/output/SummaryTable.hpp"
 
 namespace pvi::app {
-
-namespace {
-
-// 168000 -> "168,000".
-std::string grouped(std::uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string workLine(const PhaseTimes& t, const EvaluationCounts& e) {
   char buffer[160];
@@ -34,9 +21,9 @@ std::string workLine(const PhaseTimes& t, const EvaluationCounts& e) {
   std::snprintf(buffer, sizeof buffer, " data %.2f s, start %.2f s, fit %.2f s, draws %.2f s, write %.2f s", t.data,
                 t.start, t.fit, t.draws, t.write);
   out += buffer;
-  out += "; evaluations: " + grouped(e.partitionGradients) + " partition gradients, " + grouped(e.partitionValues) +
-         " partition values, " + grouped(e.priorGradients) + " prior gradients, " + grouped(e.priorValues) +
-         " prior values";
+  out += "; evaluations: " + groupedNumber(e.partitionGradients) + " partition gradients, " +
+         groupedNumber(e.partitionValues) + " partition values, " + groupedNumber(e.priorGradients) +
+         " prior gradients, " + groupedNumber(e.priorValues) + " prior values";
   struct rusage usage {};
   if (getrusage(RUSAGE_SELF, &usage) == 0) {  // ru_maxrss is in KiB on Linux
     std::snprintf(buffer, sizeof buffer, "; peak memory %.0f MB", static_cast<double>(usage.ru_maxrss) * 1024.0 / 1e6);

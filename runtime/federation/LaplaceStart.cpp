@@ -99,10 +99,7 @@ LaplaceStartReport startAtLaplace(Federation<Family>& federation, const LaplaceS
   search.lbfgs = options.lbfgs;
   search.starts = options.starts;
   search.seed = options.seed;
-  if (support::ThreadPool* pool = federation.pool())
-    search.forEach = [pool](std::size_t n, const std::function<void(std::size_t)>& fn) {
-      support::forEachIndex(pool, n, fn);
-    };
+  search.forEach = support::forEachIndexOn(federation.pool());
   const optim::LaplaceModes modes = optim::laplaceAtModes(std::ref(joint), curvature, start, search);
   // The first search's outcome says why there is no start when no proper mode was found.
   const optim::LaplaceResult& mode = modes.found() ? modes.modes.front().laplace : modes.first;

@@ -22,6 +22,7 @@
 #include "runtime/optim/Adam.hpp"
 #include "runtime/optim/RunningMean.hpp"
 #include "runtime/support/Seeds.hpp"
+#include "runtime/support/ThreadPool.hpp"
 
 namespace pvi {
 
@@ -96,7 +97,7 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
         "factor 0";
   if (learnTheta) fo.theta.clear();  // the model the federation sees has none
   federation::Federation<Family> federation = federation::makeFederation<Family>(*fitted, optimiser, fo);
-  const std::size_t threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = support::threadsFor(o.threads);
   federation.setThreads(threads);
   optim::AdamState hyperAdam(static_cast<Eigen::Index>(model.hyperDim()));
   // The M-step after round r: kHyperSteps Adam steps on theta at the current q(z) and q(w_j | z),
@@ -175,9 +176,10 @@ FitResult runPvi(const FactorModel& model, const FitOptions& o, const AlgorithmC
   // its Monte Carlo error (LocalOptimiserAdam.hpp; localSteps is the most it takes), and starts each
   // update where its last solution puts it (Client::setWarmStart). The fixed 300 steps were spent
   // on noise: spambase's whole fit took 191,080 partition gradients, now 40,380 (37,390 with a
-  // patience of 3), for the same test NLPD (0.1773; 0.1772) (bench/spambase/whole_run.sh). Elsewhere q starts far from
-  // the optimum, where windows of 10 steps gain less than their noise: with locals, stopping early
-  // left contraception's global sds at 0.50-0.66 of Stan's. Those clients take every step.
+  // patience of 3), for the same test NLPD (0.1773; 0.1772) (bench/spambase/whole_run.sh).
+  // Elsewhere q starts far from the optimum, where windows of 10 steps gain less than their noise:
+  // with locals, stopping early left contraception's global sds at 0.50-0.66 of Stan's. Those
+  // clients take every step.
   if (startedAtMode && !learnTheta) {
     algorithms::EarlyStopping early;
     early.window = 10;

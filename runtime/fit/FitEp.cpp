@@ -227,7 +227,7 @@ FitResult runEpFit(const FactorModel& model, const FitOptions& o, const Algorith
   eo.iterations = choice.rounds;
   eo.inner = e.inner;
   eo.siteName = [&](std::size_t j) { return "partition " + model.partitionLabel(j) + "'s site"; };
-  eo.threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  eo.threads = support::threadsFor(o.threads);
   const bool reference = e.referenceMean.size() == D && e.referenceCovariance.rows() == D;
   const FullStandard referenceQ{e.referenceMean, e.referenceCovariance};
 

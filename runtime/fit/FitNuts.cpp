@@ -50,10 +50,7 @@ std::string laplaceInitialisation(const FactorModel& model, const JointDensity& 
   // The searches from random starts at once, on the chains' threads (the target is evaluated
   // from several threads by the chains anyway).
   std::unique_ptr<support::ThreadPool> pool = threads > 1 ? std::make_unique<support::ThreadPool>(threads) : nullptr;
-  if (pool)
-    mo.forEach = [&pool](std::size_t n, const std::function<void(std::size_t)>& fn) {
-      support::forEachIndex(pool.get(), n, fn);
-    };
+  mo.forEach = support::forEachIndexOn(pool.get());
   const optim::LaplaceModes modes =
       optim::laplaceAtModes(f, curvature, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(joint.dim())), mo);
   if (!modes.found()) return uniform + " (no proper mode found)";
@@ -106,7 +103,7 @@ FitResult sampleModel(const FactorModel& model, const FitOptions& o, const Algor
   so.dualAveraging.delta = s.adaptDelta;
   so.metric = s.metric;
   so.adaptation = s.adaptation;
-  const std::size_t threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t threads = support::threadsFor(o.threads);
   const auto startClock = std::chrono::steady_clock::now();
   const std::string start = laplaceInitialisation(model, joint, target, so, threads);
   const double startSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - startClock).count();

@@ -14,6 +14,7 @@
 #include "runtime/fit/Convergence.hpp"
 #include "runtime/fit/Fit.hpp"
 #include "runtime/fit/StoppingRule.hpp"
+#include "runtime/support/ThreadPool.hpp"
 
 namespace pvi {
 
@@ -44,7 +45,7 @@ FitResult runSfviFit(const FactorModel& model, const FitOptions& o, const Algori
   // the data, as one draw per client does in PVI; 16 times as many keep the noise control's
   // comparisons of rounds meaningful (Six Cities: standard error 3 with 64 draws, 0.8 with 1024).
   so.elboSamples = 16 * o.elboSamples;
-  so.threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  so.threads = support::threadsFor(o.threads);
   so.theta = o.theta;
   so.learnTheta = o.theta.empty();
   so.localShape = localShapeOf(choice.locals);

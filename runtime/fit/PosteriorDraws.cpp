@@ -214,8 +214,7 @@ PosteriorDraws drawPosterior(const CompiledModel& model, const FitResult& fit, s
   }
   // The candidates' evaluations (inner draws, log p of q's draws) run on resample.threads; the
   // random streams do not depend on it.
-  const std::size_t threads =
-      resample.threads != 0 ? resample.threads : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  const std::size_t threads = support::threadsFor(resample.threads);
   std::unique_ptr<support::ThreadPool> pool = fit.posterior.isGaussian() && threads > 1 && candidates >= 256
                                                   ? std::make_unique<support::ThreadPool>(threads)
                                                   : nullptr;

@@ -1,6 +1,7 @@
 #include "runtime/support/ThreadPool.hpp"
 
 #include <algorithm>
+#include <thread>
 
 namespace pvi::support {
 
@@ -64,6 +65,15 @@ void forEachIndex(ThreadPool* pool, std::size_t n, const std::function<void(std:
   for (auto& f : done) f.get();
   for (std::size_t r = 0; r < runs; ++r)
     if (failed[r]) std::rethrow_exception(failed[r]);  // runs are in index order
+}
+
+std::function<void(std::size_t, const std::function<void(std::size_t)>&)> forEachIndexOn(ThreadPool* pool) {
+  if (!pool) return {};
+  return [pool](std::size_t n, const std::function<void(std::size_t)>& fn) { forEachIndex(pool, n, fn); };
+}
+
+std::size_t threadsFor(std::size_t requested) {
+  return requested != 0 ? requested : std::max<std::size_t>(1, std::thread::hardware_concurrency());
 }
 
 }  // namespace pvi::support

@@ -51,4 +51,10 @@ class ThreadPool {
 inline constexpr std::size_t kRunsPerThread = 4;
 void forEachIndex(ThreadPool* pool, std::size_t n, const std::function<void(std::size_t)>& fn);
 
+// forEachIndex on `pool` as a callable (for options that take one); empty when pool is null.
+std::function<void(std::size_t, const std::function<void(std::size_t)>&)> forEachIndexOn(ThreadPool* pool);
+
+// The threads a user's count asks for: `requested`, or every core when it is 0 (at least 1).
+std::size_t threadsFor(std::size_t requested);
+
 }  // namespace pvi::support

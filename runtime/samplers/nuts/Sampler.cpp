@@ -191,7 +191,7 @@ ChainResult runChain(const Target& target, const SamplerOptions& o, std::size_t 
 
 std::vector<ChainResult> sample(const Target& target, const SamplerOptions& o, const ProgressCallback& progress) {
   checkOptions(target, o);
-  std::size_t threads = o.threads != 0 ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  std::size_t threads = support::threadsFor(o.threads);
   threads = std::min(threads, o.chains);
   std::vector<ChainResult> results;
   if (threads == 1) {
